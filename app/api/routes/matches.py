@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, status
+from sqlalchemy import select
+
+from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
+from app.api.schemas import JoinRequest, MatchCreate, MatchesPublic, MatchLog, MoveAccepted, MoveSubmit
+from app.context import AppContext
+from app.db.models import Match, Move
+from app.errors import ArcadeError
+from app.services import matches as lobby
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+
+async def _summary(context: AppContext, session: lobby.AsyncSession, match: Match,
+                   player_id: str | None, *, with_view: bool = True) -> dict[str, Any]:
+    names = await lobby.player_names(session, [match])
+    view = None
+    if with_view and match.status in ("active", "finished"):
+        live = await context.runtime.get(match.id)
+        if live is not None:
+            view = live.viewer_state(live.version, live.seat_of(player_id))
+            match.version, match.status = live.version, live.status
+    return lobby.summary(match, names=names, online=context.presence.online(match.id), view=view)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+async def create_match(body: MatchCreate, player: CurrentPlayer, session: SessionDep,
+                       context: ContextDep) -> dict[str, Any]:
+    """Open a lobby; you are its host and sit in seat 0."""
+    match = await lobby.create_match(session, host=player, game_id=body.game,
+                                     options=body.options, seats=body.seats)
+    await session.commit()
+    return await _summary(context, session, match, player.id)
+
+
+@router.get("", response_model=MatchesPublic)
+async def list_matches(
+    session: SessionDep, context: ContextDep, player: OptionalPlayer,
+    status_: Annotated[str | None, Query(alias="status", pattern="^(open|active|finished|abandoned)$")] = None,
+    game: str | None = None,
+    mine: bool = False,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> MatchesPublic:
+    """Match summaries, newest first; filter by status, game, or your own (`mine=true`)."""
+    if mine and player is None:
+        raise ArcadeError("unauthorized", "Sign in to list your own matches.")
+    found, count = await lobby.list_matches(
+        session, status=status_, game=game, player_id=player.id if mine and player else None,
+        limit=limit, offset=offset,
+    )
+    names = await lobby.player_names(session, found)
+    return MatchesPublic(
+        matches=[lobby.summary(m, names=names, online=context.presence.online(m.id)) for m in found],
+        count=count,
+    )
+
+
+@router.get("/{match_id}")
+async def read_match(match_id: str, session: SessionDep, context: ContextDep,
+                     player: OptionalPlayer) -> dict[str, Any]:
+    """The match summary, with your view of the game once it has started."""
+    match = await lobby.get_match(session, match_id=match_id)
+    return await _summary(context, session, match, player.id if player else None)
+
+
+@router.post("/{match_id}/join")
+async def join_match(match_id: str, player: CurrentPlayer, session: SessionDep,
+                     context: ContextDep, body: JoinRequest | None = None) -> dict[str, Any]:
+    """Take a seat (a given one, or the first free) while the lobby is open."""
+    match = await lobby.join_match(session, match_id=match_id, player=player,
+                                   seat=body.seat if body else None)
+    await session.commit()
+    await context.notify(match_id, "lobby")
+    return await _summary(context, session, match, player.id)
+
+
+@router.post("/{match_id}/leave")
+async def leave_match(match_id: str, player: CurrentPlayer, session: SessionDep,
+                      context: ContextDep) -> dict[str, Any]:
+    """Give up your seat while the lobby is open."""
+    match = await lobby.leave_match(session, match_id=match_id, player=player)
+    await session.commit()
+    await context.notify(match_id, "lobby")
+    return await _summary(context, session, match, player.id)
+
+
+@router.post("/{match_id}/start")
+async def start_match(match_id: str, player: CurrentPlayer, session: SessionDep,
+                      context: ContextDep) -> dict[str, Any]:
+    """The host starts the match once enough players are seated."""
+    match = await lobby.start_match(session, match_id=match_id, player=player)
+    await session.commit()
+    await context.notify(match_id, "started")
+    return await _summary(context, session, match, player.id)
+
+
+@router.post("/{match_id}/moves", response_model=MoveAccepted)
+async def submit_move(match_id: str, body: MoveSubmit, player: CurrentPlayer,
+                      context: ContextDep, session: SessionDep) -> MoveAccepted:
+    """Submit a move over HTTP: the same rules as over the WebSocket."""
+    await lobby.get_match(session, match_id=match_id)
+    await session.close()  # the runtime opens its own transaction
+    version = await context.runtime.submit(match_id, player_id=player.id, raw_move=body.move,
+                                           client_id=body.id, version=body.version)
+    return MoveAccepted(version=version)
+
+
+@router.get("/{match_id}/log", response_model=MatchLog)
+async def read_log(match_id: str, session: SessionDep, context: ContextDep,
+                   player: OptionalPlayer) -> MatchLog:
+    """The moves so far with their events, as you may see them."""
+    match = await lobby.get_match(session, match_id=match_id)
+    if match.status == "open":
+        return MatchLog(moves=[])
+    live = await context.runtime.get(match_id)
+    assert live is not None
+    seat = live.seat_of(player.id if player else None)
+    rows = (await session.execute(
+        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at)
+        .where(Move.match_id == match_id).order_by(Move.seq)
+    )).all()
+    entries = []
+    for row in rows:
+        events = [shown for e in row.events
+                  if (shown := live.game.redact_event(e, seat)) is not None]
+        move = row.move if (seat == row.seat or not live.game.hidden_information) else {"type": row.move.get("type")}
+        entries.append({"seq": row.seq, "seat": row.seat, "move": move, "events": events,
+                        "at": row.created_at.isoformat() if row.created_at else None})
+    return MatchLog.model_validate({"moves": entries})

@@ -1,0 +1,75 @@
+"""Request and response bodies of the REST API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PlayerCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class PlayerPublic(BaseModel):
+    id: str
+    name: str
+
+
+class PlayerCreated(PlayerPublic):
+    token: str
+
+
+class GamePublic(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any]
+    has_chance: bool
+    hidden_information: bool
+
+
+class MatchCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: int | None = Field(default=None, ge=1, le=8)
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = None
+
+
+class MoveSubmit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: Any
+    id: str | None = Field(default=None, max_length=64)
+    version: int | None = None
+
+
+class MoveAccepted(BaseModel):
+    version: int
+
+
+class MatchesPublic(BaseModel):
+    matches: list[dict[str, Any]]
+    count: int
+
+
+class LogEntry(BaseModel):
+    seq: int
+    seat: int
+    move: dict[str, Any]
+    events: list[dict[str, Any]]
+    at: str | None
+
+
+class MatchLog(BaseModel):
+    moves: list[LogEntry]
+
+
+class Problem(BaseModel):
+    code: str
+    message: str

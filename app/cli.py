@@ -1,0 +1,42 @@
+"""The `arcade` command: serve, migrate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from app.config import get_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="arcade", description="Arcade Night server")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the web server")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    serve.add_argument("--workers", type=int, default=1,
+                       help="processes; more than one needs REDIS_URL and PostgreSQL")
+    commands.add_parser("migrate", help="bring the database schema up to date")
+    args = parser.parse_args(argv)
+    settings = get_settings()
+
+    if args.command == "migrate":
+        from app.db.migrate import upgrade_to_head
+
+        upgrade_to_head(settings.database_url)
+        return 0
+    if args.command == "serve":
+        import uvicorn
+
+        uvicorn.run(
+            "app.main:create_app", factory=True,
+            host=args.host or settings.host, port=args.port or settings.port,
+            workers=args.workers, ws_max_size=1024 * 1024, log_level="info",
+            ws_ping_interval=20, ws_ping_timeout=20,
+        )
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""The rules-module contract every game implements.
+
+A game is pure: `apply(state, seat, move, rng)` returns a new state and events and never
+touches its input, the clock, I/O or global random. States, moves, views and events are plain
+JSON data (dicts, lists, str, int, bool, None), which makes equality, replays and golden files
+trivial and lets the server hold a state without knowing the game.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from app.engine.dice import Dice
+
+State = dict[str, Any]
+Move = dict[str, Any]
+Event = dict[str, Any]
+"""An event: {"type": ..., "text": "Red moves north to a2.", ...}. The optional key
+"only" (a list of seats) limits who may see it; everyone else gets it through `redact_event`."""
+
+
+class IllegalMove(Exception):
+    """Raised by `apply` for a move the rules refuse; `reason` is a sentence for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadMove(Exception):
+    """A move that does not even have the shape of one of the game's moves."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class NoOptions(BaseModel):
+    """For games whose lobby offers no options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[int, ...]
+    reason: str
+    scores: dict[int, int] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["winners"] = list(self.winners)
+        if self.scores is not None:
+            data["scores"] = {str(k): v for k, v in self.scores.items()}
+        return data
+
+
+class Game(ABC):
+    """One game's rules. Subclasses declare the metadata once and register with `@register`."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_version: ClassVar[str]
+    has_chance: ClassVar[bool] = False
+    hidden_information: ClassVar[bool] = False
+    Options: ClassVar[type[BaseModel]] = NoOptions
+    MoveType: ClassVar[Any]
+    """A Pydantic model or an `Annotated[Union[...], Field(discriminator="type")]` union."""
+
+    _move_adapter: ClassVar[TypeAdapter[Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "MoveType" in cls.__dict__:
+            cls._move_adapter = TypeAdapter(cls.MoveType)
+
+    # --- the contract -------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, options: BaseModel, rng: Dice) -> State: ...
+
+    @abstractmethod
+    def active_seats(self, state: State) -> frozenset[int]: ...
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every legal move of `seat`, each in the canonical form `parse_move` returns."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, move: Move, rng: Dice) -> tuple[State, list[Event]]:
+        """Returns (new state, events); raises IllegalMove and leaves `state` untouched."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see of `state`; None is a spectator."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None: ...
+
+    # --- shared behaviour -----------------------------------------------------------------
+    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+        return self.Options.model_validate(raw or {})
+
+    def options_schema(self) -> dict[str, Any]:
+        return self.Options.model_json_schema()
+
+    def move_schema(self) -> dict[str, Any]:
+        return self._move_adapter.json_schema()
+
+    def parse_move(self, raw: Any) -> Move:
+        """Schema validation, step one: returns the canonical JSON form or raises BadMove."""
+        try:
+            model = self._move_adapter.validate_python(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            raise BadMove(f"That is not a valid move: {where} {first.get('msg', '')}".strip()) from exc
+        dumped: Move = model.model_dump(mode="json", exclude_none=True)
+        return dumped
+
+    def redact_event(self, event: Event, seat: int | None) -> Event | None:
+        """The event as `seat` may see it; None hides it. Games with secrets override this."""
+        only = event.get("only")
+        if only is not None and seat not in only:
+            return None
+        return event
+
+    def copy_state(self, state: State) -> State:
+        return copy.deepcopy(state)

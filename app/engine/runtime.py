@@ -1,0 +1,295 @@
+"""The match runtime: validates, applies, persists and announces moves.
+
+A live match is cached in memory (state, version, a short history for patches); the moves
+table is the truth. Accepting a move is one transaction (insert moves(seq = version + 1),
+bump matches.version); the primary key lets exactly one of two racing submissions win, even
+across processes, and the loser reloads and revalidates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import jsonpatch
+from pydantic import BaseModel
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.models import Match, Move, Player
+from app.engine.contract import BadMove, Event, Game, IllegalMove, Outcome, State
+from app.engine.dice import SETUP_MOVE_NUMBER, Dice
+from app.engine.registry import get_game
+from app.errors import ArcadeError
+
+HISTORY = 64  # versions of state kept for building patches for connections that lag behind
+ANSWERS = 256  # move ids remembered per match for idempotent resubmission
+
+
+def replay(game: Game, options: BaseModel, players: int, seed: str,
+           moves: list[tuple[int, dict[str, Any]]]) -> tuple[State, list[list[Event]]]:
+    """Rebuild a state from the log; move k gets the RNG (seed, k)."""
+    state = game.setup(players, options, Dice(seed, SETUP_MOVE_NUMBER))
+    all_events = []
+    for seq, (seat, move) in enumerate(moves, start=1):
+        state, events = game.apply(state, seat, move, Dice(seed, seq))
+        all_events.append(events)
+    return state, all_events
+
+
+@dataclass
+class LiveMatch:
+    id: str
+    game: Game
+    options: BaseModel
+    seed: str
+    players: list[str]  # player id per seat
+    names: list[str]
+    state: State
+    version: int
+    status: str
+    outcome: Outcome | None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    history: OrderedDict[int, tuple[State, list[Event]]] = field(default_factory=OrderedDict)
+    answers: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+    _patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        try:
+            return self.players.index(player_id)
+        except ValueError:
+            return None
+
+    def remember(self, version: int, state: State, events: list[Event]) -> None:
+        self.history[version] = (state, events)
+        while len(self.history) > HISTORY:
+            self.history.popitem(last=False)
+        stale = [key for key in self._views if key[0] < version - 2]
+        for key in stale:
+            self._views.pop(key, None)
+            self._patches.pop(key, None)
+
+    # --- what one viewer sees --------------------------------------------------------------
+    def viewer_state(self, version: int, seat: int | None) -> dict[str, Any]:
+        """The `state` of the wire protocol for `seat` at `version` (cached: shared by viewers)."""
+        key = (version, seat)
+        cached = self._views.get(key)
+        if cached is not None:
+            return cached
+        state = self.history[version][0]
+        game = self.game
+        outcome = game.outcome(state)
+        active = sorted(game.active_seats(state)) if outcome is None else []
+        view = {
+            "game": game.id,
+            "status": "finished" if outcome is not None else "active",
+            "version": version,
+            "seats": [{"seat": i, "name": name} for i, name in enumerate(self.names)],
+            "you": seat,
+            "active_seats": active,
+            "legal_moves": game.legal_moves(state, seat) if seat in active else [],
+            "board": game.view(state, seat),
+            "outcome": outcome.to_json() if outcome is not None else None,
+        }
+        self._views[key] = view
+        return view
+
+    def patch(self, version: int, seat: int | None) -> list[dict[str, Any]]:
+        """RFC 6902 ops from `seat`'s view at version-1 to its view at `version`."""
+        key = (version, seat)
+        cached = self._patches.get(key)
+        if cached is None:
+            before = self.viewer_state(version - 1, seat)
+            after = self.viewer_state(version, seat)
+            cached = jsonpatch.make_patch(before, after).patch
+            self._patches[key] = cached
+        return cached
+
+    def events_for(self, version: int, seat: int | None) -> list[Event]:
+        out = []
+        for event in self.history[version][1]:
+            shown = self.game.redact_event(event, seat)
+            if shown is not None:
+                out.append(shown)
+        return out
+
+    def has(self, version: int) -> bool:
+        return version in self.history
+
+
+Announce = Callable[[str, int], Awaitable[None]]
+
+
+class MatchRuntime:
+    def __init__(self, engine: AsyncEngine, announce: Announce) -> None:
+        self._engine = engine
+        self._announce = announce
+        self._live: dict[str, LiveMatch] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    def forget(self, match_id: str) -> None:
+        self._live.pop(match_id, None)
+
+    async def get(self, match_id: str) -> LiveMatch | None:
+        """The live match (active or finished), loaded from the database on first use."""
+        live = self._live.get(match_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            live = self._live.get(match_id)
+            if live is None:
+                live = await self._load(match_id)
+                if live is not None:
+                    self._live[match_id] = live
+        return live
+
+    async def _load(self, match_id: str) -> LiveMatch | None:
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(select(Match).where(Match.id == match_id))).first()
+            if row is None or row.status == "open":
+                return None
+            game = get_game(row.game)
+            if game is None:
+                raise ArcadeError("not_found", f"This server does not know the game {row.game!r}.")
+            players = [p for p in row.seats if p is not None]
+            names_rows = await conn.execute(select(Player.id, Player.name).where(Player.id.in_(players)))
+            names_by_id = dict(names_rows.tuples().all())
+            moves = (await conn.execute(
+                select(Move.seq, Move.seat, Move.move, Move.events, Move.client_id)
+                .where(Move.match_id == match_id).order_by(Move.seq)
+            )).all()
+        options = game.parse_options(row.options)
+        state = game.setup(len(players), options, Dice(row.seed, SETUP_MOVE_NUMBER))
+        live = LiveMatch(
+            id=match_id, game=game, options=options, seed=row.seed, players=players,
+            names=[names_by_id.get(p, "?") for p in players], state=state, version=0,
+            status="active", outcome=None,
+        )
+        live.remember(0, state, [])
+        for move in moves:
+            self._advance(live, move.seat, move.move, client_id=move.client_id)
+        return live
+
+    def _advance(self, live: LiveMatch, seat: int, move: dict[str, Any], *,
+                 client_id: str | None) -> list[Event]:
+        seq = live.version + 1
+        state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
+        live.state, live.version = state, seq
+        live.outcome = live.game.outcome(state)
+        live.status = "finished" if live.outcome is not None else "active"
+        live.remember(seq, state, events)
+        if client_id is not None:
+            live.answers[client_id] = seq
+            while len(live.answers) > ANSWERS:
+                live.answers.popitem(last=False)
+        return events
+
+    async def catch_up(self, live: LiveMatch) -> None:
+        """Apply moves that another process committed (multi-process deployments)."""
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(
+                select(Move.seat, Move.move, Move.client_id)
+                .where(Move.match_id == live.id, Move.seq > live.version).order_by(Move.seq)
+            )).all()
+        for row in rows:
+            self._advance(live, row.seat, row.move, client_id=row.client_id)
+
+    async def ensure_version(self, live: LiveMatch, version: int) -> None:
+        if live.version < version:
+            async with live.lock:
+                if live.version < version:
+                    await self.catch_up(live)
+
+    async def submit(self, match_id: str, *, player_id: str | None, raw_move: Any,
+                     client_id: str | None = None, version: int | None = None) -> int:
+        """Validate, apply, persist and announce one move; returns the match's new version."""
+        live = await self.get(match_id)
+        if live is None:
+            raise ArcadeError("match_not_active", "This match has not started yet.")
+        seat = live.seat_of(player_id)
+        if seat is None:
+            raise ArcadeError("forbidden", "Only seated players can move; you are watching.")
+        if client_id is not None and len(client_id) > 64:
+            raise ArcadeError("bad_request", "A move id may have at most 64 characters.")
+        async with live.lock:
+            for _attempt in range(5):
+                if client_id is not None and client_id in live.answers:
+                    return live.answers[client_id]
+                move, events = self._validate(live, seat, raw_move, version)
+                seq = live.version + 1
+                state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
+                outcome = live.game.outcome(state)
+                if await self._persist(live, seq, seat, move, events, client_id, outcome):
+                    live.state, live.version, live.outcome = state, seq, outcome
+                    live.status = "finished" if outcome is not None else "active"
+                    live.remember(seq, state, events)
+                    if client_id is not None:
+                        live.answers[client_id] = seq
+                        while len(live.answers) > ANSWERS:
+                            live.answers.popitem(last=False)
+                    break
+                await self.catch_up(live)  # another process won this version: revalidate
+            else:
+                raise ArcadeError("stale_version", "The match moved on; please try again.")
+        await self._announce(match_id, seq)
+        return seq
+
+    def _validate(self, live: LiveMatch, seat: int, raw_move: Any,
+                  version: int | None) -> tuple[dict[str, Any], list[Event]]:
+        game = live.game
+        if live.status != "active":
+            raise ArcadeError("match_not_active", "This match is over; no more moves.")
+        try:
+            move = game.parse_move(raw_move)
+        except BadMove as exc:
+            raise ArcadeError("bad_request", exc.reason) from None
+        stale = version is not None and version < live.version
+        if version is not None and version > live.version:
+            raise ArcadeError("bad_request", "That version is in the future; send sync.")
+        if seat not in game.active_seats(live.state):
+            if stale:
+                raise ArcadeError("stale_version", "The match moved on since you last looked.")
+            raise ArcadeError("not_your_turn", "It is not your turn.")
+        if move not in game.legal_moves(live.state, seat):
+            if stale:
+                raise ArcadeError("stale_version", "That move was for an earlier position.")
+            try:
+                game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
+            except IllegalMove as exc:
+                raise ArcadeError("illegal_move", exc.reason) from None
+            raise ArcadeError("illegal_move", "That move is not allowed now.")
+        return move, []
+
+    async def _persist(self, live: LiveMatch, seq: int, seat: int, move: dict[str, Any],
+                       events: list[Event], client_id: str | None, outcome: Outcome | None) -> bool:
+        values: dict[str, Any] = {"version": seq}
+        if outcome is not None:
+            values.update(status="finished", outcome=outcome.to_json(),
+                          finished_at=datetime.now(UTC))
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(insert(Move).values(
+                    match_id=live.id, seq=seq, seat=seat, move=move, events=events,
+                    client_id=client_id,
+                ))
+                result = await conn.execute(
+                    update(Match).where(Match.id == live.id, Match.version == seq - 1).values(**values)
+                )
+                if result.rowcount != 1:
+                    raise _Lost()
+        except (IntegrityError, _Lost):
+            return False
+        return True
+
+
+class _Lost(Exception):
+    """Another writer took this version first."""

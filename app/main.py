@@ -1,0 +1,96 @@
+"""create_app(): routers, static files, and the lifespan that owns database, hub and runtime."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api.routes import games, matches, players
+from app.config import Settings, get_settings
+from app.context import AppContext, match_channel
+from app.db.migrate import upgrade_to_head
+from app.db.session import make_engine, make_sessionmaker
+from app.engine.runtime import MatchRuntime
+from app.errors import ArcadeError
+from app.realtime import socket
+from app.realtime.hub import make_hub
+from app.realtime.presence import Presence
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "bad_request", 409: "conflict", 413: "too_large", 429: "rate_limited"}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            await asyncio.to_thread(upgrade_to_head, settings.database_url)
+        engine = make_engine(settings.database_url)
+        hub = make_hub(settings.redis_url)
+        await hub.start()
+
+        async def announce(match_id: str, version: int) -> None:
+            await hub.publish(match_channel(match_id), {"kind": "version", "version": version})
+
+        app.state.context = AppContext(
+            settings=settings, engine=engine, sessions=make_sessionmaker(engine), hub=hub,
+            runtime=MatchRuntime(engine, announce), presence=Presence(),
+        )
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Arcade Night",
+        description="Retro-arcade board games with friends: lobbies, live play, replays.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(ArcadeError)
+    async def _arcade_error(_request: Request, exc: ArcadeError) -> JSONResponse:
+        return JSONResponse(exc.to_json(), status_code=exc.http_status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = f"Bad request: {where} {first.get('msg', '')}".strip()
+        return JSONResponse({"code": "bad_request", "message": message}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "bad_request")
+        return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
+
+    for module in (players, games, matches):
+        app.include_router(module.router)
+    app.include_router(socket.router)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/match/{match_id}", include_in_schema=False)
+    async def match_page(match_id: str) -> FileResponse:
+        return FileResponse(STATIC / "match.html")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,336 @@
+"""The match WebSocket: hello, move, sync and chat in; snapshot, patch, ack, error, presence,
+lobby and chat out.
+
+Each socket runs a receive task, a hub-listener task and a send task in one task group. A
+socket never holds a database session between messages. Every connection gets a patch for
+every version (the mover's too, before its ack), computed between *views*, never raw states.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from limits import RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from sqlalchemy import select
+
+from app.context import AppContext, match_channel
+from app.db.models import ChatMessage, Match
+from app.engine.runtime import LiveMatch
+from app.errors import ArcadeError
+from app.services import matches as lobby
+from app.services.players import player_for_token
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+HELLO_TIMEOUT = 30.0
+CHAT_HISTORY = 50
+_chat_limiter = MovingWindowRateLimiter(MemoryStorage())
+
+
+def _dump(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+@router.websocket("/api/matches/{match_id}/ws")
+async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    await websocket.accept()
+    connection = MatchConnection(websocket.app.state.context, websocket, match_id)
+    with contextlib.suppress(WebSocketDisconnect):
+        await connection.serve()
+
+
+class MatchConnection:
+    def __init__(self, context: AppContext, websocket: WebSocket, match_id: str) -> None:
+        self.context = context
+        self.websocket = websocket
+        self.match_id = match_id
+        self.player_id: str | None = None
+        self.player_name: str | None = None
+        self.sent_version: int | None = None  # None until a snapshot went out
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.lock = asyncio.Lock()
+        self.chat_key = f"{id(self)}"
+
+    # --- plumbing ------------------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(_dump(message))
+
+    def error(self, code: str, message: str, move_id: str | None = None) -> None:
+        payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if move_id is not None:
+            payload["id"] = move_id
+        self.send(payload)
+
+    async def _receive_json(self) -> dict[str, Any] | None:
+        """Next client message, or None after answering a bad frame with an error."""
+        frame = await self.websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        text = frame.get("text")
+        if text is None and frame.get("bytes") is not None:
+            text = frame["bytes"].decode("utf-8", errors="replace")
+        if text is None:
+            return None
+        if len(text.encode()) > self.context.settings.max_frame_bytes:
+            self.error("too_large", f"Messages may be at most {self.context.settings.max_frame_bytes // 1024} KiB.")
+            return None
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self.error("bad_request", f"That message is not valid JSON ({exc.msg}).")
+            return None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            self.error("bad_request", 'Every message must be a JSON object with a "type".')
+            return None
+        return message
+
+    # --- life of a socket ------------------------------------------------------------------
+    async def serve(self) -> None:
+        sender = asyncio.create_task(self._send_loop())
+        try:
+            if not await self._hello():
+                return
+            async with self.context.hub.subscribe(match_channel(self.match_id)) as inbox:
+                self.context.presence.connect(self.match_id, self.player_id)
+                try:
+                    await self.context.notify(self.match_id, "presence")
+                    await self._greet()
+                    listener = asyncio.create_task(self._listen(inbox))
+                    try:
+                        await self._receive_loop()
+                    finally:
+                        listener.cancel()
+                        with contextlib.suppress(BaseException):
+                            await listener
+                finally:
+                    self.context.presence.disconnect(self.match_id, self.player_id)
+                    with contextlib.suppress(Exception):
+                        await self.context.notify(self.match_id, "presence")
+        finally:
+            await self._drain(sender)
+
+    async def _drain(self, sender: asyncio.Task[None]) -> None:
+        # Let queued frames go out (the last error, say) before the task stops.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.outbox.join(), timeout=1.0)
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender
+
+    async def _send_loop(self) -> None:
+        while True:
+            text = await self.outbox.get()
+            try:
+                await self.websocket.send_text(text)
+            finally:
+                self.outbox.task_done()
+
+    async def _hello(self) -> bool:
+        while True:
+            try:
+                message = await asyncio.wait_for(self._receive_json(), HELLO_TIMEOUT)
+            except TimeoutError:
+                self.error("bad_request", "Say hello first.")
+                await self.websocket.close(code=4408, reason="no hello")
+                return False
+            if message is None:
+                continue
+            if message["type"] != "hello":
+                self.error("bad_request", 'The first message must be {"type": "hello"}.')
+                continue
+            token = message.get("token")
+            async with self.context.sessions() as session:
+                match = await session.get(Match, self.match_id)
+                if match is None:
+                    self.error("not_found", "There is no such match.")
+                    await self._drain_now()
+                    await self.websocket.close(code=4404, reason="no such match")
+                    return False
+                if token is not None:
+                    player = await player_for_token(session, token=str(token)) if isinstance(token, str) else None
+                    if player is None:
+                        self.error("unauthorized", "That token is not known here; you can still watch without one.")
+                        continue
+                    self.player_id, self.player_name = player.id, player.name
+            return True
+
+    async def _drain_now(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.outbox.join(), timeout=1.0)
+
+    async def _greet(self) -> None:
+        async with self.context.sessions() as session:
+            match = await lobby.get_match(session, match_id=self.match_id)
+            chat = (await session.execute(
+                select(ChatMessage).where(ChatMessage.match_id == self.match_id)
+                .order_by(ChatMessage.id.desc()).limit(CHAT_HISTORY)
+            )).scalars().all()
+            status = match.status
+        if status == "open" or status == "abandoned":
+            await self._send_lobby()
+        else:
+            await self._snapshot()
+        await self._send_presence()
+        for item in reversed(chat):
+            self.send({"type": "chat", "seat": item.seat, "name": item.name, "text": item.text,
+                       "at": item.created_at.isoformat() if item.created_at else None})
+
+    async def _receive_loop(self) -> None:
+        handlers = {"move": self._on_move, "sync": self._on_sync, "chat": self._on_chat,
+                    "hello": self._on_hello_again}
+        while True:
+            message = await self._receive_json()
+            if message is None:
+                continue
+            handler = handlers.get(message["type"])
+            if handler is None:
+                self.error("bad_request", f"Unknown message type {message['type'][:40]!r}.")
+                continue
+            try:
+                await handler(message)
+            except ArcadeError as exc:
+                self.error(exc.code, exc.message, message.get("id") if isinstance(message.get("id"), str) else None)
+            except WebSocketDisconnect:
+                raise
+            except Exception:  # the handler must survive anything one message does
+                log.exception("socket message failed")
+                self.error("server_error", "Something went wrong on our side; nothing was changed.")
+
+    async def _listen(self, inbox: Any) -> None:
+        while True:
+            notice = await inbox.get()
+            kind = notice.get("kind")
+            try:
+                if kind == "version":
+                    await self.advance_to(int(notice["version"]))
+                elif kind == "lobby":
+                    await self._send_lobby()
+                elif kind == "started":
+                    async with self.lock:
+                        if self.sent_version is None:
+                            await self._snapshot_locked()
+                    await self._send_presence()
+                elif kind == "presence":
+                    await self._send_presence()
+                elif kind == "chat":
+                    self.send({"type": "chat", **notice["message"]})
+            except Exception:
+                log.exception("hub notice failed")
+
+    # --- outgoing state --------------------------------------------------------------------
+    async def _live(self) -> LiveMatch | None:
+        return await self.context.runtime.get(self.match_id)
+
+    async def _snapshot(self) -> None:
+        async with self.lock:
+            await self._snapshot_locked()
+
+    async def _snapshot_locked(self) -> None:
+        live = await self._live()
+        if live is None:
+            return
+        seat = live.seat_of(self.player_id)
+        version = live.version
+        self.send({"type": "snapshot", "version": version, "state": live.viewer_state(version, seat)})
+        self.sent_version = version
+
+    async def advance_to(self, version: int) -> None:
+        async with self.lock:
+            if self.sent_version is None:
+                await self._snapshot_locked()
+                return
+            if version <= self.sent_version:
+                return
+            live = await self._live()
+            if live is None:
+                return
+            await self.context.runtime.ensure_version(live, version)
+            seat = live.seat_of(self.player_id)
+            for v in range(self.sent_version + 1, version + 1):
+                if not (live.has(v - 1) and live.has(v)):
+                    await self._snapshot_locked()  # too far behind for patches
+                    return
+                self.send({"type": "patch", "version": v, "ops": live.patch(v, seat),
+                           "events": live.events_for(v, seat)})
+                self.sent_version = v
+
+    async def _send_lobby(self) -> None:
+        async with self.context.sessions() as session:
+            match = await lobby.get_match(session, match_id=self.match_id)
+            names = await lobby.player_names(session, [match])
+        summary = lobby.summary(match, names=names, online=self.context.presence.online(self.match_id))
+        self.send({"type": "lobby", "match": summary})
+
+    async def _send_presence(self) -> None:
+        online = self.context.presence.online(self.match_id)
+        live = await self._live()
+        if live is not None:
+            seats = [{"seat": i, "name": n, "online": p in online}
+                     for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))]
+        else:
+            async with self.context.sessions() as session:
+                match = await lobby.get_match(session, match_id=self.match_id)
+                names = await lobby.player_names(session, [match])
+            seats = [{"seat": i, "name": names.get(p) if p else None, "online": p in online}
+                     for i, p in enumerate(match.seats)]
+        self.send({"type": "presence", "seats": seats,
+                   "spectators": self.context.presence.spectators(self.match_id)})
+
+    # --- incoming messages -----------------------------------------------------------------
+    async def _on_move(self, message: dict[str, Any]) -> None:
+        move_id = message.get("id")
+        if not isinstance(move_id, str) or not 1 <= len(move_id) <= 64:
+            raise ArcadeError("bad_request", "A move needs an id: a string of 1 to 64 characters.")
+        if self.player_id is None:
+            raise ArcadeError("forbidden", "Spectators cannot move; take a seat to play.")
+        version = message.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise ArcadeError("bad_request", "version must be an integer.")
+        if "move" not in message:
+            raise ArcadeError("bad_request", 'A move message needs a "move".')
+        new_version = await self.context.runtime.submit(
+            self.match_id, player_id=self.player_id, raw_move=message["move"],
+            client_id=move_id, version=version,
+        )
+        await self.advance_to(new_version)  # the mover's patch goes out before its ack
+        self.send({"type": "ack", "id": move_id, "version": new_version})
+
+    async def _on_sync(self, _message: dict[str, Any]) -> None:
+        live = await self._live()
+        if live is None:
+            await self._send_lobby()
+            return
+        await self.context.runtime.ensure_version(live, live.version)
+        await self._snapshot()
+
+    async def _on_chat(self, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        limit = self.context.settings.max_chat_chars
+        if not isinstance(text, str) or not text.strip():
+            raise ArcadeError("bad_request", "A chat message needs some text.")
+        text = text.strip()
+        if len(text) > limit:
+            raise ArcadeError("too_large", f"Chat messages may be at most {limit} characters.")
+        if not await _chat_limiter.hit(RateLimitItemPerMinute(self.context.settings.chat_per_minute), self.chat_key):
+            raise ArcadeError("rate_limited", "Slow down: too many chat messages this minute.")
+        live = await self._live()
+        seat = live.seat_of(self.player_id) if live is not None else None
+        name = self.player_name or "Spectator"
+        at = datetime.now(UTC)
+        async with self.context.sessions() as session:
+            session.add(ChatMessage(match_id=self.match_id, player_id=self.player_id, seat=seat,
+                                    name=name, text=text, created_at=at))
+            await session.commit()
+        await self.context.notify(self.match_id, "chat", message={
+            "seat": seat, "name": name, "text": text, "at": at.isoformat()})
+
+    async def _on_hello_again(self, _message: dict[str, Any]) -> None:
+        raise ArcadeError("bad_request", "You already said hello on this connection.")

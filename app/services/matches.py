@@ -1,0 +1,183 @@
+"""Lobbies: open a match, take and give up seats, start it. Never commits: callers do."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Match, Player
+from app.engine.dice import seed_commitment
+from app.engine.registry import get_game
+from app.errors import ArcadeError
+
+STATUSES = ("open", "active", "finished", "abandoned")
+
+
+def _game_or_404(game_id: str):  # type: ignore[no-untyped-def]
+    game = get_game(game_id)
+    if game is None:
+        raise ArcadeError("not_found", f"There is no game called {game_id!r}.")
+    return game
+
+
+async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = False) -> Match:
+    query = select(Match).where(Match.id == match_id)
+    if for_update:
+        query = query.with_for_update()
+    match = await session.scalar(query)
+    if match is None:
+        raise ArcadeError("not_found", "There is no such match.")
+    return match
+
+
+async def create_match(session: AsyncSession, *, host: Player, game_id: str,
+                       options: dict[str, Any] | None, seats: int | None) -> Match:
+    game = _game_or_404(game_id)
+    try:
+        parsed = game.parse_options(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ArcadeError("bad_request", f"Bad option {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    count = seats if seats is not None else game.min_players
+    if not game.min_players <= count <= game.max_players:
+        raise ArcadeError(
+            "bad_request",
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}.",
+        )
+    seed = secrets.token_hex(32)
+    match = Match(
+        id=secrets.token_hex(6), game=game.id, rules_version=game.rules_version,
+        options=parsed.model_dump(mode="json"), status="open", host_id=host.id,
+        seats=[host.id] + [None] * (count - 1), version=0, seed=seed,
+        seed_commitment=seed_commitment(seed),
+    )
+    session.add(match)
+    await session.flush()
+    return match
+
+
+async def join_match(session: AsyncSession, *, match_id: str, player: Player,
+                     seat: int | None) -> Match:
+    match = await get_match(session, match_id=match_id, for_update=True)
+    if match.status != "open":
+        raise ArcadeError("match_not_active", "This match has already started; you can watch it.")
+    seats = list(match.seats)
+    if seat is None:
+        if player.id in seats:
+            return match
+        free = [i for i, p in enumerate(seats) if p is None]
+        if not free:
+            raise ArcadeError("conflict", "This match is full.")
+        seat = free[0]
+    if not 0 <= seat < len(seats):
+        raise ArcadeError("bad_request", f"Seat {seat} does not exist in this match.")
+    if seats[seat] == player.id:
+        return match
+    if seats[seat] is not None:
+        raise ArcadeError("conflict", f"Seat {seat + 1} is taken.")
+    seats = [None if p == player.id else p for p in seats]
+    seats[seat] = player.id
+    match.seats = seats
+    await session.flush()
+    return match
+
+
+async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
+    match = await get_match(session, match_id=match_id, for_update=True)
+    if match.status != "open":
+        raise ArcadeError("match_not_active", "You can only leave a match before it starts.")
+    if player.id not in match.seats:
+        raise ArcadeError("bad_request", "You are not seated in this match.")
+    seats = [None if p == player.id else p for p in match.seats]
+    match.seats = seats
+    if match.host_id == player.id:
+        remaining = [p for p in seats if p is not None]
+        if remaining:
+            match.host_id = remaining[0]
+        else:
+            match.status = "abandoned"
+    await session.flush()
+    return match
+
+
+async def start_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
+    match = await get_match(session, match_id=match_id, for_update=True)
+    if match.status != "open":
+        raise ArcadeError("match_not_active", "This match has already started.")
+    if match.host_id != player.id:
+        raise ArcadeError("forbidden", "Only the host can start the match.")
+    game = _game_or_404(match.game)
+    seated = [p for p in match.seats if p is not None]
+    if not game.min_players <= len(seated) <= game.max_players:
+        raise ArcadeError(
+            "conflict",
+            f"{game.title} needs {game.min_players} to {game.max_players} players; "
+            f"{len(seated)} seated.",
+        )
+    match.seats = seated  # empty seats close up; seat numbers become 0..n-1
+    match.status = "active"
+    match.started_at = datetime.now(UTC)
+    await session.flush()
+    return match
+
+
+async def list_matches(session: AsyncSession, *, status: str | None, game: str | None,
+                       player_id: str | None, limit: int, offset: int) -> tuple[list[Match], int]:
+    query = select(Match)
+    if status is not None:
+        query = query.where(Match.status == status)
+    else:
+        query = query.where(Match.status != "abandoned")
+    if game is not None:
+        query = query.where(Match.game == game)
+    matches = list((await session.scalars(query.order_by(Match.created_at.desc(), Match.id))).all())
+    if player_id is not None:  # seats is JSON; filtering in Python keeps SQLite and PostgreSQL alike
+        matches = [m for m in matches if player_id in m.seats]
+    return matches[offset : offset + limit], len(matches)
+
+
+async def player_names(session: AsyncSession, matches: list[Match]) -> dict[str, str]:
+    ids = {p for m in matches for p in m.seats if p is not None} | {m.host_id for m in matches}
+    if not ids:
+        return {}
+    rows = await session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+    return dict(rows.tuples().all())
+
+
+async def count_open(session: AsyncSession) -> int:
+    return await session.scalar(select(func.count()).select_from(Match).where(Match.status == "open")) or 0
+
+
+def summary(match: Match, *, names: dict[str, str], online: set[str],
+            view: dict[str, Any] | None = None) -> dict[str, Any]:
+    game = get_game(match.game)
+    data: dict[str, Any] = {
+        "id": match.id,
+        "game": match.game,
+        "title": game.title if game else match.game,
+        "options": match.options,
+        "status": match.status,
+        "seats": [
+            {"seat": i, "player_id": p, "name": names.get(p) if p else None,
+             "online": p in online if p else False}
+            for i, p in enumerate(match.seats)
+        ],
+        "host": match.host_id,
+        "host_name": names.get(match.host_id),
+        "version": match.version,
+        "min_players": game.min_players if game else None,
+        "max_players": game.max_players if game else None,
+        "seed_commitment": match.seed_commitment if match.status != "open" else None,
+        "outcome": match.outcome,
+        "created_at": match.created_at.isoformat() if match.created_at else None,
+        "started_at": match.started_at.isoformat() if match.started_at else None,
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+    if view is not None:
+        data["view"] = view
+    return data
