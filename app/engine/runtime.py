@@ -162,7 +162,7 @@ class MatchRuntime:
                 raise ArcadeError("not_found", f"This server does not know the game {row.game!r}.")
             players = [p for p in row.seats if p is not None]
             names_rows = await conn.execute(select(Player.id, Player.name).where(Player.id.in_(players)))
-            names_by_id = dict(names_rows.tuples().all())
+            names_by_id = {row[0]: row[1] for row in names_rows}
             moves = (await conn.execute(
                 select(Move.seq, Move.seat, Move.move, Move.events, Move.client_id)
                 .where(Move.match_id == match_id).order_by(Move.seq)

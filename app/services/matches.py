@@ -146,7 +146,7 @@ async def player_names(session: AsyncSession, matches: list[Match]) -> dict[str,
     if not ids:
         return {}
     rows = await session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
-    return dict(rows.tuples().all())
+    return {row[0]: row[1] for row in rows}
 
 
 async def count_open(session: AsyncSession) -> int:

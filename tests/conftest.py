@@ -1,0 +1,122 @@
+"""Shared fixtures: fresh databases (SQLite always, PostgreSQL when TEST_DATABASE_URL is set)
+and a real server on a real port for HTTP and WebSocket tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import uvicorn
+
+from app.config import Settings, to_async_url
+from app.main import create_app
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def require_postgres() -> str:
+    if not PG_URL:
+        if IN_CI:
+            pytest.fail("TEST_DATABASE_URL is not set: PostgreSQL tests must run in CI")
+        pytest.skip("set TEST_DATABASE_URL to run the PostgreSQL tests")
+    return PG_URL
+
+
+def _admin_call(url: str, sql: str) -> None:
+    import asyncpg
+
+    parts = urlsplit(url.replace("+asyncpg", ""))
+
+    async def run() -> None:
+        conn = await asyncpg.connect(urlunsplit(parts._replace(scheme="postgresql")))
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+def fresh_postgres_database() -> tuple[str, str]:
+    """Creates an empty database next to TEST_DATABASE_URL's; returns (async url, name)."""
+    base = require_postgres()
+    name = f"arcade_test_{secrets.token_hex(6)}"
+    _admin_call(base, f'CREATE DATABASE "{name}"')
+    parts = urlsplit(to_async_url(base))
+    return urlunsplit(parts._replace(path="/" + name)), name
+
+
+def drop_postgres_database(name: str) -> None:
+    assert PG_URL
+    _admin_call(PG_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of each kind, made for this test alone."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'arcade.db'}"
+        return
+    url, name = fresh_postgres_database()
+    try:
+        yield url
+    finally:
+        drop_postgres_database(name)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """uvicorn serving create_app() in a thread, on a real port."""
+
+    def __init__(self, database_url: str, **overrides: object) -> None:
+        self.database_url = database_url
+        self.port = free_port()
+        self.settings = Settings(database_url=database_url, **overrides)  # type: ignore[arg-type]
+        config = uvicorn.Config(create_app(self.settings), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_max_size=1024 * 1024, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[LiveServer]:
+    live = LiveServer(database_url).start()
+    try:
+        yield live
+    finally:
+        live.stop()

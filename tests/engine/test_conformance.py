@@ -1,0 +1,162 @@
+"""One conformance suite for every registered game (OpenSpiel's random-simulation test).
+
+Seeded random playouts to the end; determinism; no mutation of the input state; JSON views;
+every legal move is canonical and applies; the log replays to the same state; an illegal
+move changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from app.engine.contract import Game, IllegalMove
+from app.engine.dice import Dice
+from app.engine.registry import all_games
+from app.engine.runtime import replay
+
+GAMES = all_games()
+SEEDS = range(3)
+MAX_MOVES = 50_000  # a safety net; every playout below must end far sooner
+
+
+@dataclass
+class Playout:
+    states: list[dict[str, Any]] = field(default_factory=list)
+    log: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    events: list[list[dict[str, Any]]] = field(default_factory=list)
+
+
+def seed_name(seed: int) -> str:
+    return f"conformance-{seed}"
+
+
+def play(game: Game, players: int, seed: int, *, checks: bool = True) -> Playout:
+    chooser = random.Random(seed)
+    options = game.parse_options({})
+    state = game.setup(players, options, Dice(seed_name(seed), 0))
+    out = Playout(states=[state])
+    for number in range(1, MAX_MOVES + 1):
+        if game.outcome(state) is not None:
+            return out
+        active = sorted(game.active_seats(state))
+        assert active, "a running game must have a seat to act"
+        seat = chooser.choice(active)
+        legal = game.legal_moves(state, seat)
+        assert legal, f"active seat {seat} has no legal move"
+        move = chooser.choice(legal)
+        if checks:
+            assert game.parse_move(move) == move, "legal moves must be in canonical form"
+            for other in range(players):
+                if other not in active:
+                    assert game.legal_moves(state, other) == []
+        before = copy.deepcopy(state)
+        new_state, events = game.apply(state, seat, move, Dice(seed_name(seed), number))
+        assert state == before, "apply must not mutate its input"
+        if checks:
+            for viewer in [None, *range(players)]:
+                json.dumps(game.view(new_state, viewer))
+            json.dumps(new_state)
+            for event in events:
+                assert isinstance(event.get("type"), str) and isinstance(event.get("text"), str)
+                json.dumps(event)
+        out.log.append((seat, move))
+        out.events.append(events)
+        out.states.append(new_state)
+        state = new_state
+    pytest.fail(f"{game.id} did not finish within {MAX_MOVES} random moves")
+
+
+def player_counts(game: Game) -> list[int]:
+    return sorted({game.min_players, game.max_players})
+
+
+CASES = [(g, n, s) for g in GAMES for n in player_counts(g) for s in SEEDS]
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), CASES,
+                         ids=[f"{g.id}-{n}p-seed{s}" for g, n, s in CASES])
+def test_random_playout_reaches_an_outcome(game: Game, players: int, seed: int) -> None:
+    out = play(game, players, seed)
+    outcome = game.outcome(out.states[-1])
+    assert outcome is not None
+    assert all(0 <= w < players for w in outcome.winners)
+    json.dumps(outcome.to_json())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_playouts_are_deterministic(game: Game) -> None:
+    a = play(game, game.max_players, 11, checks=False)
+    b = play(game, game.max_players, 11, checks=False)
+    assert a.log == b.log
+    assert a.states[-1] == b.states[-1]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_replaying_the_log_reproduces_every_state(game: Game) -> None:
+    out = play(game, game.min_players, 5, checks=False)
+    final, events = replay(game, game.parse_options({}), game.min_players, seed_name(5), out.log)
+    assert final == out.states[-1]
+    assert events == out.events
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_illegal_moves_change_nothing(game: Game) -> None:
+    out = play(game, game.max_players, 3, checks=False)
+    rng = Dice("illegal", 1)
+    probed = 0
+    for state in out.states[:: max(1, len(out.states) // 40)]:
+        if game.outcome(state) is not None:
+            continue
+        active = game.active_seats(state)
+        idle = [s for s in range(game.max_players) if s not in active]
+        seat = sorted(active)[0]
+        legal = game.legal_moves(state, seat)
+        before = copy.deepcopy(state)
+        if idle:  # somebody else's move, made by a seat that may not act
+            with pytest.raises(IllegalMove):
+                game.apply(state, idle[0], legal[0], rng)
+            assert state == before
+        for move in (_mangled(m) for m in legal[:5]):
+            if move in legal:
+                continue
+            try:
+                parsed = game.parse_move(move)
+            except Exception:
+                continue
+            if parsed in legal:
+                continue
+            with pytest.raises(IllegalMove):
+                game.apply(state, seat, parsed, rng)
+            assert state == before
+            probed += 1
+    assert probed > 0, "no illegal move was probed"
+
+
+def _mangled(move: dict[str, Any]) -> dict[str, Any]:
+    """The same move with every integer pushed out of its place."""
+    def bump(value: Any) -> Any:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return value + 7
+        if isinstance(value, list):
+            return [bump(v) for v in value]
+        if isinstance(value, dict):
+            return {k: (v if k == "type" else bump(v)) for k, v in value.items()}
+        return value
+
+    return bump(move)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_metadata_is_complete(game: Game) -> None:
+    assert game.id and game.title and game.rules_version
+    assert 1 <= game.min_players <= game.max_players
+    json.dumps(game.options_schema())
+    json.dumps(game.move_schema())

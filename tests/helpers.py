@@ -1,0 +1,116 @@
+"""Factories for API and WebSocket tests: guests, matches, and a socket that records frames."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from typing import Any
+
+import httpx
+import jsonpatch
+import websockets
+
+
+class Guest:
+    def __init__(self, client: httpx.AsyncClient, name: str) -> None:
+        self.client = client
+        self.name = name
+        self.id = ""
+        self.token = ""
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    async def create(self) -> Guest:
+        response = await self.client.post("/api/players", json={"name": self.name})
+        assert response.status_code == 201, response.text
+        data = response.json()
+        self.id, self.token = data["id"], data["token"]
+        return self
+
+    async def post(self, path: str, body: Any = None) -> httpx.Response:
+        return await self.client.post(path, json=body, headers=self.auth)
+
+    async def get(self, path: str) -> httpx.Response:
+        return await self.client.get(path, headers=self.auth)
+
+
+async def guests(client: httpx.AsyncClient, *names: str) -> list[Guest]:
+    return [await Guest(client, n).create() for n in names]
+
+
+async def started_match(client: httpx.AsyncClient, players: list[Guest], game: str = "c64-maze",
+                        options: dict[str, Any] | None = None) -> str:
+    host = players[0]
+    response = await host.post("/api/matches", {"game": game, "options": options or {},
+                                                "seats": len(players)})
+    assert response.status_code == 201, response.text
+    match_id = response.json()["id"]
+    for guest in players[1:]:
+        joined = await guest.post(f"/api/matches/{match_id}/join", {})
+        assert joined.status_code == 200, joined.text
+    started = await host.post(f"/api/matches/{match_id}/start")
+    assert started.status_code == 200, started.text
+    return match_id
+
+
+class Viewer:
+    """A real WebSocket client that keeps every frame and applies patches to its state."""
+
+    def __init__(self, ws_url: str, match_id: str, token: str | None) -> None:
+        self.url = f"{ws_url}/api/matches/{match_id}/ws"
+        self.token = token
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.version = -1
+        self.ws: Any = None
+
+    async def __aenter__(self) -> Viewer:
+        self.ws = await websockets.connect(self.url, max_size=2**22)
+        hello: dict[str, Any] = {"type": "hello"}
+        if self.token:
+            hello["token"] = self.token
+        await self.send(hello)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.ws.close()
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.raw.append(text)
+        frame = json.loads(text)
+        self.frames.append(frame)
+        if frame["type"] == "snapshot":
+            self.state, self.version = frame["state"], frame["version"]
+        elif frame["type"] == "patch":
+            assert frame["version"] == self.version + 1, "versions must be gapless"
+            self.state = jsonpatch.apply_patch(self.state, frame["ops"])
+            self.version = frame["version"]
+        return frame
+
+    async def until(self, predicate: Any, timeout: float = 5.0) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            frame = await self.recv(max(0.01, deadline - loop.time()))
+            if predicate(frame):
+                return frame
+
+    async def until_type(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
+        return await self.until(lambda f: f["type"] == kind, timeout)
+
+    async def move(self, move: dict[str, Any], move_id: str | None = None,
+                   version: int | None = None) -> str:
+        move_id = move_id or uuid.uuid4().hex
+        message: dict[str, Any] = {"type": "move", "id": move_id, "move": move}
+        if version is not None:
+            message["version"] = version
+        await self.send(message)
+        return move_id
