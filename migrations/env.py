@@ -18,7 +18,11 @@ target_metadata = Base.metadata
 
 
 def _url() -> str:
-    return to_async_url(config.get_main_option("sqlalchemy.url") or get_settings().database_url)
+    # Without alembic.ini (the CLI reading pyproject.toml) there is no main section at all.
+    given = None
+    if config.file_config.has_section(config.config_ini_section):
+        given = config.get_main_option("sqlalchemy.url")
+    return to_async_url(given or get_settings().database_url)
 
 
 def run_migrations_offline() -> None:
@@ -35,9 +39,8 @@ def _run(connection: Connection) -> None:
 
 
 async def run_async_migrations() -> None:
-    section = dict(config.get_section(config.config_ini_section) or {})
-    section["sqlalchemy.url"] = _url()
-    engine = async_engine_from_config(section, prefix="sqlalchemy.", poolclass=pool.NullPool)
+    engine = async_engine_from_config({"sqlalchemy.url": _url()}, prefix="sqlalchemy.",
+                                      poolclass=pool.NullPool)
     async with engine.connect() as connection:
         await connection.run_sync(_run)
     await engine.dispose()
