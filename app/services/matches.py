@@ -174,6 +174,8 @@ def summary(match: Match, *, names: dict[str, str], online: set[str],
         "max_players": game.max_players if game else None,
         "seed_commitment": match.seed_commitment if match.status != "open" else None,
         "outcome": match.outcome,
+        # The seed is revealed once nothing more can be rolled with it.
+        "seed": match.seed if match.status == "finished" else None,
         "created_at": match.created_at.isoformat() if match.created_at else None,
         "started_at": match.started_at.isoformat() if match.started_at else None,
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,

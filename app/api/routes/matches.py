@@ -132,3 +132,24 @@ async def read_log(match_id: str, session: SessionDep, context: ContextDep,
         entries.append({"seq": row.seq, "seat": row.seat, "move": move, "events": events,
                         "at": row.created_at.isoformat() if row.created_at else None})
     return MatchLog.model_validate({"moves": entries})
+
+
+@router.get("/{match_id}/replay")
+async def read_replay(match_id: str, session: SessionDep) -> dict[str, Any]:
+    """A finished match's full record (seed included) for export and verification."""
+    match = await lobby.get_match(session, match_id=match_id)
+    if match.status != "finished":
+        raise ArcadeError("match_not_active", "Only finished matches can be exported.")
+    names = await lobby.player_names(session, [match])
+    rows = (await session.execute(
+        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at)
+        .where(Move.match_id == match_id).order_by(Move.seq)
+    )).all()
+    return {
+        "id": match.id, "game": match.game, "rules_version": match.rules_version,
+        "options": match.options,
+        "seats": [{"seat": i, "player_id": p, "name": names.get(p or "")} for i, p in enumerate(match.seats)],
+        "seed": match.seed, "seed_commitment": match.seed_commitment, "outcome": match.outcome,
+        "moves": [{"seq": r.seq, "seat": r.seat, "move": r.move, "events": r.events,
+                   "at": r.created_at.isoformat() if r.created_at else None} for r in rows],
+    }
