@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import jsonpatch
 from pydantic import BaseModel
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +25,7 @@ from app.engine.contract import BadMove, Event, Game, IllegalMove, Outcome, Stat
 from app.engine.dice import SETUP_MOVE_NUMBER, Dice
 from app.engine.registry import get_game
 from app.errors import ArcadeError
+from app.realtime.diff import make_patch
 
 HISTORY = 64  # versions of state kept for building patches for connections that lag behind
 ANSWERS = 256  # move ids remembered per match for idempotent resubmission
@@ -109,7 +109,7 @@ class LiveMatch:
         if cached is None:
             before = self.viewer_state(version - 1, seat)
             after = self.viewer_state(version, seat)
-            cached = jsonpatch.make_patch(before, after).patch
+            cached = make_patch(before, after)
             self._patches[key] = cached
         return cached
 

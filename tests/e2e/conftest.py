@@ -65,16 +65,23 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         try:
             deadline = time.monotonic() + STARTUP_TIMEOUT_S
             while not _answers(f"{base}/api/games"):
                 if proc.poll() is not None:
-                    pytest.fail(f"the server exited with {proc.returncode}:\n{log_path.read_text()[-4000:]}")
+                    pytest.fail(
+                        f"the server exited with {proc.returncode}:\n{log_path.read_text()[-4000:]}"
+                    )
                 if time.monotonic() > deadline:
-                    pytest.fail(f"the server did not answer within {STARTUP_TIMEOUT_S:.0f}s:\n"
-                                f"{log_path.read_text()[-4000:]}")
+                    pytest.fail(
+                        f"the server did not answer within {STARTUP_TIMEOUT_S:.0f}s:\n"
+                        f"{log_path.read_text()[-4000:]}"
+                    )
                 time.sleep(0.2)
             yield base
         finally:
@@ -112,7 +119,9 @@ def new_page(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
 
     def make(width: int = 1280, height: int = 900, player: dict[str, str] | None = None) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=live_server
+        )
         context.set_default_timeout(10_000)
         if player is not None:
             import json

@@ -34,11 +34,13 @@ def take_two_cards(page: Any) -> None:
     """Set-up: two cards of one row or column, faces from the chooser (its first offer)."""
     expect(page.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
     page.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"]').first.click()
-    page.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"][data-selected="false"]').first.click()
+    page.locator(
+        f'{MINE} [data-testid="joy-card"][data-legal="true"][data-selected="false"]'
+    ).first.click()
     chooser = page.get_by_test_id("face-chooser")
     expect(chooser).to_be_visible()
     # Flip the second card to its other face when it has one, like a player would.
-    faces = chooser.locator('.ch-card').last.get_by_test_id("face-option")
+    faces = chooser.locator(".ch-card").last.get_by_test_id("face-option")
     if faces.count() > 1:
         faces.last.click()
         expect(faces.last).to_have_attribute("aria-pressed", "true")
@@ -85,11 +87,16 @@ def started_match(base: str) -> tuple[str, dict[str, str], dict[str, str]]:
         host = api_player(client, "Hosty")
         guest = api_player(client, "Guesty")
         auth = {"Authorization": f"Bearer {host['token']}"}
-        created = client.post("/api/matches", json={"game": "c64-maze", "options": {}, "seats": 2}, headers=auth)
+        created = client.post(
+            "/api/matches", json={"game": "c64-maze", "options": {}, "seats": 2}, headers=auth
+        )
         assert created.status_code == 201, created.text
         match_id = created.json()["id"]
-        joined = client.post(f"/api/matches/{match_id}/join", json={},
-                             headers={"Authorization": f"Bearer {guest['token']}"})
+        joined = client.post(
+            f"/api/matches/{match_id}/join",
+            json={},
+            headers={"Authorization": f"Bearer {guest['token']}"},
+        )
         assert joined.status_code == 200, joined.text
         started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth)
         assert started.status_code == 200, started.text
@@ -111,8 +118,8 @@ def test_two_friends_set_up_and_play(new_page: Any, live_server: str, artifacts:
     ada.get_by_test_id("seats-2").check()
     ada.get_by_test_id("create-match").click()
     ada.wait_for_url(re.compile(r"/match/[^/]+$"))
+    expect(ada.get_by_test_id("invite-link")).to_have_value(ada.url)
     invite = ada.get_by_test_id("invite-link").input_value()
-    assert invite == ada.url
 
     # Bea opens the invite link, takes the free seat and picks a name on the way.
     bea.goto(invite)
@@ -126,13 +133,17 @@ def test_two_friends_set_up_and_play(new_page: Any, live_server: str, artifacts:
     ada.get_by_test_id("start-match").click()
     for page in (ada, bea):
         expect(page.get_by_test_id("board")).to_be_visible()
-        expect(page.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")  # simultaneous set-up
+        expect(page.get_by_test_id("turn-banner")).to_have_attribute(
+            "data-mine", "true"
+        )  # simultaneous set-up
 
     # Set-up, both at once; then Player 2 returns a card; then turns.
     take_two_cards(ada)
     take_two_cards(bea)
-    seat_of = {id(ada): int(ada.get_by_test_id("game-root").get_attribute("data-you") or -1),
-               id(bea): int(bea.get_by_test_id("game-root").get_attribute("data-you") or -1)}
+    seat_of = {
+        id(ada): int(ada.get_by_test_id("game-root").get_attribute("data-you") or -1),
+        id(bea): int(bea.get_by_test_id("game-root").get_attribute("data-you") or -1),
+    }
     assert sorted(seat_of.values()) == [0, 1]
 
     played: set[int] = set()
@@ -173,9 +184,11 @@ def test_refused_move_shows_its_reason(new_page: Any, live_server: str, artifact
     match_id, host, _guest = started_match(live_server)
     bad_move = {"type": "play", "card": 0, "to": [0, 0]}  # no card is played during set-up
     with httpx.Client(base_url=live_server) as client:
-        refused = client.post(f"/api/matches/{match_id}/moves",
-                              json={"move": bad_move, "id": f"probe-{uuid.uuid4().hex[:8]}"},
-                              headers={"Authorization": f"Bearer {host['token']}"})
+        refused = client.post(
+            f"/api/matches/{match_id}/moves",
+            json={"move": bad_move, "id": f"probe-{uuid.uuid4().hex[:8]}"},
+            headers={"Authorization": f"Bearer {host['token']}"},
+        )
     assert 400 <= refused.status_code < 500, refused.text
     reason = refused.json()["message"]
 
@@ -191,7 +204,42 @@ def test_refused_move_shows_its_reason(new_page: Any, live_server: str, artifact
     page.screenshot(path=str(artifacts / "c64-maze-refused.png"), full_page=True)
 
 
-def test_phone_width_shows_board_and_joystick(new_page: Any, live_server: str, artifacts: Path) -> None:
+def test_reconnects_after_a_dropped_connection(new_page: Any, live_server: str) -> None:
+    match_id, host, guest = started_match(live_server)
+    page = new_page(player=host)
+    sockets: list[Any] = []
+
+    def through(route: Any) -> None:  # a transparent proxy we can cut
+        route.connect_to_server()
+        sockets.append(route)
+
+    page.route_web_socket(re.compile(r"/api/matches/[^/]+/ws$"), through)
+    page.goto(f"/match/{match_id}")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+
+    sockets[0].close(code=1001, reason="network hiccup")
+    expect(page.get_by_test_id("reconnecting")).to_be_visible()
+    # While the page is away the friend moves; the page must catch up on its own.
+    with httpx.Client(
+        base_url=live_server, headers={"Authorization": f"Bearer {guest['token']}"}
+    ) as client:
+        legal = client.get(f"/api/matches/{match_id}").json()["view"]["legal_moves"]
+        moved = client.post(
+            f"/api/matches/{match_id}/moves", json={"move": legal[0], "id": "guest-take"}
+        )
+        assert moved.status_code == 200, moved.text
+
+    expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
+    expect(page.get_by_test_id("reconnecting")).to_be_hidden()
+    expect(page.get_by_test_id("game-root")).to_have_attribute("data-version", "1")
+    expect(page.locator('[data-testid="log-entry"][data-seq="1"]').first).to_be_visible()
+    assert len(sockets) >= 2
+
+
+def test_phone_width_shows_board_and_joystick(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
     width, height = 375, 740
     match_id, host, _guest = started_match(live_server)
     page = new_page(width=width, height=height, player=host)

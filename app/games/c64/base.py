@@ -75,7 +75,7 @@ class C64Game(Game):
     hidden_information = False
     MoveType = C64Move
 
-    # --- hooks ------------------------------------------------------------------------------
+    # --- hooks --------------------------------------------------------------------------------
     @abstractmethod
     def setup_board(self, state: State, options: BaseModel, rng: Dice) -> None:
         """Add the game's pieces to a fresh state (players already have seat, side, latest)."""
@@ -115,7 +115,7 @@ class C64Game(Game):
     def player_view(self, state: State, seat: int, entry: dict[str, Any]) -> None:
         """Add the game's keys to one entry of the view's "players"."""
 
-    # --- the contract -----------------------------------------------------------------------
+    # --- the contract -------------------------------------------------------------------------
     def setup(self, players: int, options: BaseModel, rng: Dice) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(
@@ -186,7 +186,8 @@ class C64Game(Game):
                 "with the play of your last active card."
             )
         if seat != state["turn"]:
-            raise IllegalMove(f"It is not your turn: {colour_name(state, state['turn'])} plays now.")
+            now = colour_name(state, state["turn"])
+            raise IllegalMove(f"It is not your turn: {now} plays now.")
         return self._play(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -229,7 +230,7 @@ class C64Game(Game):
             details=dict(data.get("details") or {}),
         )
 
-    # --- the machinery ----------------------------------------------------------------------
+    # --- the machinery ------------------------------------------------------------------------
     def _setup_move(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         joy = state["joysticks"][seat]
         name = colour_name(state, seat)
@@ -244,16 +245,26 @@ class C64Game(Game):
                 number = state["order"].index(seat) + 1
                 text += f" As Player {number}, {name} must put one back."
             events.append(
-                {"type": "take", "seat": seat, "cards": [dict(c) for c in taken],
-                 "axis": new_joy["axis"], "text": text}
+                {
+                    "type": "take",
+                    "seat": seat,
+                    "cards": [dict(c) for c in taken],
+                    "axis": new_joy["axis"],
+                    "text": text,
+                }
             )
         else:
             new_joy, card, to = js.return_card(joy, move)
             left = new_joy["active"][0]["face"]
             events.append(
-                {"type": "return", "seat": seat, "card": card, "to": list(to),
-                 "text": f"{name} puts a card back without acting and starts with "
-                         f"{FACE_NAMES[left]} only."}
+                {
+                    "type": "return",
+                    "seat": seat,
+                    "card": card,
+                    "to": list(to),
+                    "text": f"{name} puts a card back without acting and starts with "
+                    f"{FACE_NAMES[left]} only.",
+                }
             )
         new = dict(state)
         joysticks = list(state["joysticks"])
@@ -264,8 +275,12 @@ class C64Game(Game):
             new["phase"] = "play"
             new["turn"] = first
             events.append(
-                {"type": "start", "seat": first,
-                 "text": f"Everyone is ready. {colour_name(state, first)} is Player 1 and starts."}
+                {
+                    "type": "start",
+                    "seat": first,
+                    "text": f"Everyone is ready. {colour_name(state, first)} is Player 1 "
+                    "and starts.",
+                }
             )
         return new, events
 
@@ -279,8 +294,12 @@ class C64Game(Game):
         name = colour_name(state, seat)
         face = played.face
         play_event: Event = {
-            "type": "play", "seat": seat, "card": played.card, "face": face,
-            "to": list(played.to), "text": f"{name} plays {FACE_NAMES[face]}.",
+            "type": "play",
+            "seat": seat,
+            "card": played.card,
+            "face": face,
+            "to": list(played.to),
+            "text": f"{name} plays {FACE_NAMES[face]}.",
         }
         if face in MOVE_FACES:
             direction = ABSOLUTE[state["players"][seat]["side"]][face]
@@ -291,9 +310,13 @@ class C64Game(Game):
             self.execute_face(new, seat, face, events)
         if played.taken is not None:
             events.append(
-                {"type": "take", "seat": seat, "cards": [dict(c) for c in played.taken],
-                 "axis": played.joystick["axis"],
-                 "text": f"{name} takes two new cards: {_faces_text(played.taken)}."}
+                {
+                    "type": "take",
+                    "seat": seat,
+                    "cards": [dict(c) for c in played.taken],
+                    "axis": played.joystick["axis"],
+                    "text": f"{name} takes two new cards: {_faces_text(played.taken)}.",
+                }
             )
         outcome = self.after_turn(new, seat, events)
         if outcome is not None:
@@ -301,8 +324,12 @@ class C64Game(Game):
             new["turn"] = None
             new["outcome"] = outcome.to_json()
             events.append(
-                {"type": "win", "seat": seat, "winners": list(outcome.winners),
-                 "text": outcome.reason}
+                {
+                    "type": "win",
+                    "seat": seat,
+                    "winners": list(outcome.winners),
+                    "text": outcome.reason,
+                }
             )
         else:
             order = state["order"]

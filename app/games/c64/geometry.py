@@ -72,10 +72,12 @@ def xy_square(x: int, y: int) -> str | None:
     return None
 
 
-STEP: Final[dict[str, dict[str, str | None]]] = {
-    sq: {d: xy_square(square_xy(sq)[0] + dx, square_xy(sq)[1] + dy) for d, (dx, dy) in DELTA.items()}
-    for sq in SQUARES
-}
+def _neighbours(square: str) -> dict[str, str | None]:
+    x, y = square_xy(square)
+    return {d: xy_square(x + dx, y + dy) for d, (dx, dy) in DELTA.items()}
+
+
+STEP: Final[dict[str, dict[str, str | None]]] = {sq: _neighbours(sq) for sq in SQUARES}
 """STEP[square][direction] -> the neighbouring square, or None past the edge."""
 
 

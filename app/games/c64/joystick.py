@@ -104,7 +104,7 @@ def next_cards(joy: Joystick, to: Cell) -> list[int]:
     return sorted(grid[r][c] for r, c in cells if (r, c) != to)
 
 
-# --- legal moves ----------------------------------------------------------------------------
+# --- legal moves ------------------------------------------------------------------------------
 def _face_choices(cards: list[int]) -> list[list[dict[str, Any]]]:
     a, b = sorted(cards)
     return [
@@ -155,7 +155,7 @@ def play_moves(joy: Joystick) -> list[Move]:
     return moves
 
 
-# --- validation helpers ---------------------------------------------------------------------
+# --- validation helpers -----------------------------------------------------------------------
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -222,7 +222,7 @@ def _active_index(joy: Joystick, card: int) -> int:
     raise IllegalMove(f"Card {card} is not one of your active cards.")
 
 
-# --- transitions ----------------------------------------------------------------------------
+# --- transitions ------------------------------------------------------------------------------
 def take(joy: Joystick, move: Move, must_return: bool) -> tuple[Joystick, list[dict[str, Any]]]:
     """Set-up (C4 step 1): two cards of one line leave the grid with the chosen faces."""
     _check_keys(move, ("type", "cards"), "take")

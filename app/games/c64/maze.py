@@ -90,14 +90,27 @@ class Maze(C64Game):
             assert target is not None
             me["square"] = target
             events.append(
-                {"type": "move", "seat": seat, "from": here, "to": target,
-                 "text": f"{name} moves {way} to {target}."}
+                {
+                    "type": "move",
+                    "seat": seat,
+                    "from": here,
+                    "to": target,
+                    "text": f"{name} moves {way} to {target}.",
+                }
             )
             return
         reason = self._blocker_text(state, why, target)
         events.append(
-            {"type": "blocked", "seat": seat, "action": "move", "why": why, "from": here,
-             "to": target, "text": f"{name} cannot move {way} from {here}: {reason}."}
+            {
+                "type": "blocked",
+                "seat": seat,
+                "action": "move",
+                "why": why,
+                "direction": direction,
+                "from": here,
+                "to": target,
+                "text": f"{name} cannot move {way} from {here}: {reason}.",
+            }
         )
 
     def press_button(self, state: State, seat: int, button: str, events: list[Event]) -> None:
@@ -113,8 +126,11 @@ class Maze(C64Game):
         if me["square"] != goal:
             return None
         name = colour_name(state, seat)
-        return Outcome(winners=(seat,), reason=f"{name} reaches {goal}, the opposite corner, "
-                                              f"and wins.", details={"square": goal})
+        return Outcome(
+            winners=(seat,),
+            reason=f"{name} reaches {goal}, the opposite corner, and wins.",
+            details={"square": goal},
+        )
 
     def board_view(self, state: State, board: dict[str, Any]) -> None:
         board["walls"] = list(state["walls"])
@@ -124,7 +140,7 @@ class Maze(C64Game):
         entry["square"] = player["square"]
         entry["goal"] = OPPOSITE_CORNER[player["side"]]
 
-    # --- push and pull (ruling C7) -----------------------------------------------------------
+    # --- push and pull (ruling C7) ------------------------------------------------------------
     @staticmethod
     def _blocker(state: State, square: str | None) -> str | None:
         """Why nothing may enter `square`: "edge", "wall", "adventurer", or None if free."""
@@ -157,25 +173,35 @@ class Maze(C64Game):
         walls = state["walls"]
         wall = STEP[here][direction]
         if wall is None or wall not in walls:
-            self._no_effect(events, seat, "push", "no_wall",
-                            f"{name} has no wall to push: nothing is {way} of {here}.")
+            text = f"{name} has no wall to push: nothing is {way} of {here}."
+            self._no_effect(events, seat, "push", "no_wall", direction, None, text)
             return
         dest = STEP[wall][direction]
         why = self._blocker(state, dest)
         if why is None and dest in CORNERS:
             why = "corner"
         if why is not None:
-            reason = ("walls never go on corner squares" if why == "corner"
-                      else self._blocker_text(state, why, dest))
-            self._no_effect(events, seat, "push", why,
-                            f"{name} cannot push the wall at {wall} {way}: {reason}.")
+            reason = (
+                "walls never go on corner squares"
+                if why == "corner"
+                else self._blocker_text(state, why, dest)
+            )
+            text = f"{name} cannot push the wall at {wall} {way}: {reason}."
+            self._no_effect(events, seat, "push", why, direction, wall, text)
             return
         assert dest is not None
         state["walls"] = sorted([w for w in walls if w != wall] + [dest])
         events.append(
-            {"type": "push", "seat": seat, "direction": direction, "wall_from": wall,
-             "wall_to": dest, "piece_from": here, "piece_to": here,
-             "text": f"{name} pushes the wall at {wall} {way} to {dest}."}
+            {
+                "type": "push",
+                "seat": seat,
+                "direction": direction,
+                "wall_from": wall,
+                "wall_to": dest,
+                "piece_from": here,
+                "piece_to": here,
+                "text": f"{name} pushes the wall at {wall} {way} to {dest}.",
+            }
         )
 
     def _pull(self, state: State, seat: int, events: list[Event]) -> None:
@@ -188,8 +214,8 @@ class Maze(C64Game):
         walls = state["walls"]
         wall = STEP[here][direction]
         if wall is None or wall not in walls:
-            self._no_effect(events, seat, "pull", "no_wall",
-                            f"{name} has no wall to pull: nothing is {way} of {here}.")
+            text = f"{name} has no wall to pull: nothing is {way} of {here}."
+            self._no_effect(events, seat, "pull", "no_wall", OPPOSITE[direction], None, text)
             return
         back_direction = OPPOSITE[direction]
         back = STEP[here][back_direction]
@@ -205,20 +231,46 @@ class Maze(C64Game):
                 reason = f"there is no room behind {name}"
             else:
                 reason = self._blocker_text(state, why, back)
-            self._no_effect(events, seat, "pull", why,
-                            f"{name} cannot pull the wall at {wall}: {reason}.")
+            text = f"{name} cannot pull the wall at {wall}: {reason}."
+            self._no_effect(events, seat, "pull", why, back_direction, wall, text)
             return
         assert back is not None
         me["square"] = back
         state["walls"] = sorted([w for w in walls if w != wall] + [here])
         events.append(
-            {"type": "pull", "seat": seat, "direction": back_direction, "wall_from": wall,
-             "wall_to": here, "piece_from": here, "piece_to": back,
-             "text": f"{name} pulls the wall at {wall} {DIRECTION_NAMES[back_direction]} "
-                     f"to {here} and steps back to {back}."}
+            {
+                "type": "pull",
+                "seat": seat,
+                "direction": back_direction,
+                "wall_from": wall,
+                "wall_to": here,
+                "piece_from": here,
+                "piece_to": back,
+                "text": f"{name} pulls the wall at {wall} {DIRECTION_NAMES[back_direction]} "
+                f"to {here} and steps back to {back}.",
+            }
         )
 
     @staticmethod
-    def _no_effect(events: list[Event], seat: int, action: str, why: str, text: str) -> None:
-        events.append({"type": "blocked", "seat": seat, "action": action, "why": why,
-                       "text": text})
+    def _no_effect(
+        events: list[Event],
+        seat: int,
+        action: str,
+        why: str,
+        direction: str,
+        wall: str | None,
+        text: str,
+    ) -> None:
+        """A push or pull that could not happen: the card is spent, nothing moves. `direction`
+        is where the wall (push) or the adventurer (pull) would have gone."""
+        events.append(
+            {
+                "type": "blocked",
+                "seat": seat,
+                "action": action,
+                "why": why,
+                "direction": direction,
+                "wall": wall,
+                "text": text,
+            }
+        )

@@ -20,8 +20,7 @@ MAZE = Maze()
 DEFAULT_GRID = [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
 """Row 0 holds the Up|Down cards, row 1 Left|Right, row 2 the buttons; column 0 is 0, 3, 6."""
 
-CARD_FOR_FACE = {"up": 0, "down": 0, "left": 3, "right": 3,
-                 "left_button": 6, "right_button": 6}
+CARD_FOR_FACE = {"up": 0, "down": 0, "left": 3, "right": 3, "left_button": 6, "right_button": 6}
 
 
 def dice(label: str = "test", move_number: int = 0) -> Dice:
@@ -62,8 +61,13 @@ def joystick(
 
 def setup_joystick(grid: list[list[int | None]] | None = None) -> dict[str, Any]:
     """A set-up joystick: all nine cards in the grid, nothing taken yet."""
-    return {"grid": [row[:] for row in (grid or DEFAULT_GRID)], "active": [], "tilted": None,
-            "axis": None, "must_return": False}
+    return {
+        "grid": [row[:] for row in (grid or DEFAULT_GRID)],
+        "active": [],
+        "tilted": None,
+        "axis": None,
+        "must_return": False,
+    }
 
 
 def holding(face: str) -> dict[str, Any]:
@@ -99,14 +103,20 @@ def maze_state(
         "turn": (order[0] if turn is None else turn) if phase == "play" else None,
         "order": order,
         "players": [
-            {"seat": s, "side": side_of[s],
-             "latest": latest.get(s, ABSOLUTE[side_of[s]]["up"]),
-             "square": squares.get(s, LEFT_CORNER[side_of[s]])}
+            {
+                "seat": s,
+                "side": side_of[s],
+                "latest": latest.get(s, ABSOLUTE[side_of[s]]["up"]),
+                "square": squares.get(s, LEFT_CORNER[side_of[s]]),
+            }
             for s in range(players)
         ],
         "joysticks": [
-            copy.deepcopy(joysticks[s]) if s in joysticks
-            else holding("up") if phase == "play" else setup_joystick()
+            copy.deepcopy(joysticks[s])
+            if s in joysticks
+            else holding("up")
+            if phase == "play"
+            else setup_joystick()
             for s in range(players)
         ],
         "outcome": None,

@@ -38,8 +38,6 @@ from app.games.c64.geometry import (
     square_xy,
 )
 
-SETUP = {"phase": "setup"}
-
 
 def refused(state, seat, move, match=""):
     """Apply must refuse the move with a reason and leave the state as it was."""
@@ -51,7 +49,7 @@ def refused(state, seat, move, match=""):
     return info.value.reason
 
 
-# --- C3: the cards ---------------------------------------------------------------------------
+# --- C3: the cards ----------------------------------------------------------------------------
 def test_card_faces_follow_c3():
     """C3: 3 x (Up | Down), 3 x (Left | Right), 3 x (Left Button | Right Button)."""
     assert js.CARD_FACES[0:3] == (("up", "down"),) * 3
@@ -98,8 +96,12 @@ def test_colours_follow_sides():
 def _extreme(directions):
     """The corner square furthest in both absolute directions."""
     corners = ["a1", "a8", "h1", "h8"]
-    score = {"N": lambda sq: square_xy(sq)[1], "S": lambda sq: -square_xy(sq)[1],
-             "E": lambda sq: square_xy(sq)[0], "W": lambda sq: -square_xy(sq)[0]}
+    score = {
+        "N": lambda sq: square_xy(sq)[1],
+        "S": lambda sq: -square_xy(sq)[1],
+        "E": lambda sq: square_xy(sq)[0],
+        "W": lambda sq: -square_xy(sq)[0],
+    }
     return max(corners, key=lambda sq: sum(score[d](sq) for d in directions))
 
 
@@ -110,13 +112,19 @@ def test_seat_table_matches_c2():
     turn_left = {"N": "W", "W": "S", "S": "E", "E": "N"}
     for side in SIDES:
         up = OPPOSITE[side]
-        assert ABSOLUTE[side] == {"up": up, "down": side, "left": turn_left[up],
-                                  "right": OPPOSITE[turn_left[up]]}
+        assert ABSOLUTE[side] == {
+            "up": up,
+            "down": side,
+            "left": turn_left[up],
+            "right": OPPOSITE[turn_left[up]],
+        }
         assert LEFT_CORNER[side] == _extreme([side, turn_left[up]])
         assert OPPOSITE_CORNER[side] == _extreme([up, OPPOSITE[turn_left[up]]])
         lx, ly = square_xy(LEFT_CORNER[side])
-        closest = min(["d4", "d5", "e4", "e5"],
-                      key=lambda sq: abs(square_xy(sq)[0] - lx) + abs(square_xy(sq)[1] - ly))
+        closest = min(
+            ["d4", "d5", "e4", "e5"],
+            key=lambda sq: abs(square_xy(sq)[0] - lx) + abs(square_xy(sq)[1] - ly),
+        )
         assert CENTRE[side] == closest
     assert LEFT_CORNER == {"S": "a1", "W": "a8", "N": "h8", "E": "h1"}
     assert OPPOSITE_CORNER == {"S": "h8", "W": "h1", "N": "a1", "E": "a8"}
@@ -134,7 +142,7 @@ def test_turns_pass_clockwise():
     assert sides == ["S", "W", "N", "E", "S"]
 
 
-# --- C4 steps 1-2: set-up -------------------------------------------------------------------------
+# --- C4 steps 1-2: set-up ---------------------------------------------------------------------
 def test_setup_is_simultaneous_and_play_starts_with_player_one():
     """C4.1: every player takes at set-up; play starts with order[0] when all are done."""
     state = maze_state(3, order=[1, 2, 0], phase="setup")
@@ -228,11 +236,13 @@ def test_player_two_and_four_return_one_card(players, returners):
         if position in returners:
             assert MAZE.legal_moves(state, seat) == [
                 {"type": "return", "card": c, "to": cell}
-                for c in (0, 3) for cell in ([0, 0], [1, 0])
+                for c in (0, 3)
+                for cell in ([0, 0], [1, 0])
             ]
     for position in returners:
-        state, _ = MAZE.apply(state, order[position],
-                              {"type": "return", "card": 0, "to": [1, 0]}, dice())
+        state, _ = MAZE.apply(
+            state, order[position], {"type": "return", "card": 0, "to": [1, 0]}, dice()
+        )
         assert state["joysticks"][order[position]]["active"] == [{"card": 3, "face": "left"}]
     assert state["phase"] == "play"
 
@@ -276,7 +286,7 @@ def test_play_refused_during_setup():
     refused(state, 0, {"type": "play", "card": 0, "to": [0, 0]}, "Play starts when")
 
 
-# --- C4 steps 3-5: turns --------------------------------------------------------------------------
+# --- C4 steps 3-5: turns ----------------------------------------------------------------------
 def test_play_places_the_card_tilts_it_and_executes_its_face():
     """Rulebook: "return any 1 card to any empty space in the grid. Always keep the last
     played card tilted ... Then take the returned card's game action"."""
@@ -288,8 +298,15 @@ def test_play_places_the_card_tilts_it_and_executes_its_face():
     assert joy["active"] == [{"card": 3, "face": "left"}]
     assert new["players"][0]["square"] == "a2"
     assert [e["type"] for e in events] == ["play", "move"]
-    assert events[0] == {"type": "play", "seat": 0, "card": 0, "face": "up", "to": [0, 0],
-                         "direction": "N", "text": "Red plays Up (north)."}
+    assert events[0] == {
+        "type": "play",
+        "seat": 0,
+        "card": 0,
+        "face": "up",
+        "to": [0, 0],
+        "direction": "N",
+        "text": "Red plays Up (north).",
+    }
     assert new["turn"] == 1
 
 
@@ -311,14 +328,17 @@ def test_play_refuses_a_space_that_is_not_empty():
 
 def test_play_refuses_a_card_that_is_not_active():
     """C4.3: "the player chooses one active card"."""
-    refused(maze_state(2), 0, {"type": "play", "card": 4, "to": [0, 0]},
-            "Card 4 is in your grid, not one of your active cards")
+    refused(
+        maze_state(2),
+        0,
+        {"type": "play", "card": 4, "to": [0, 0]},
+        "Card 4 is in your grid, not one of your active cards",
+    )
 
 
 def test_play_uses_the_face_chosen_when_taken():
     """Rulebook: "You must use the face flipped to in the setup." Card 0 taken as Down."""
-    state = maze_state(2, squares={0: "a3"},
-                       joysticks={0: joystick([(0, "down"), (3, "left")])})
+    state = maze_state(2, squares={0: "a3"}, joysticks={0: joystick([(0, "down"), (3, "left")])})
     new, _ = MAZE.apply(state, 0, {"type": "play", "card": 0, "to": [0, 0]}, dice())
     assert new["players"][0]["square"] == "a2"
 
@@ -330,8 +350,7 @@ def test_not_your_turn():
     refused(state, 1, {"type": "play", "card": 0, "to": [0, 0]}, "not your turn: Red plays now")
 
 
-@pytest.mark.parametrize("axis, next_cards, line", [("col", [1, 2], "row"),
-                                                    ("row", [3, 6], "col")])
+@pytest.mark.parametrize("axis, next_cards, line", [("col", [1, 2], "row"), ("row", [3, 6], "col")])
 def test_last_card_takes_the_other_two_cards_of_the_crossing_line(axis, next_cards, line):
     """Rulebook: "If you place your last action card in a column, immediately take the
     other 2 action cards in the same row or vice versa"; C4.4: the line through the placed
@@ -340,11 +359,14 @@ def test_last_card_takes_the_other_two_cards_of_the_crossing_line(axis, next_car
     moves = MAZE.legal_moves(state, 0)
     assert [m["next"] for m in moves] == [
         [{"card": next_cards[0], "face": fa}, {"card": next_cards[1], "face": fb}]
-        for fa, fb in [(x, y) for x in js.CARD_FACES[next_cards[0]]
-                       for y in js.CARD_FACES[next_cards[1]]]
+        for fa, fb in [
+            (x, y) for x in js.CARD_FACES[next_cards[0]] for y in js.CARD_FACES[next_cards[1]]
+        ]
     ]
-    chosen = [{"card": next_cards[0], "face": js.CARD_FACES[next_cards[0]][1]},
-              {"card": next_cards[1], "face": js.CARD_FACES[next_cards[1]][0]}]
+    chosen = [
+        {"card": next_cards[0], "face": js.CARD_FACES[next_cards[0]][1]},
+        {"card": next_cards[1], "face": js.CARD_FACES[next_cards[1]][0]},
+    ]
     move = {"type": "play", "card": 0, "to": [0, 0], "next": chosen}
     new, events = MAZE.apply(state, 0, move, dice())
     joy = new["joysticks"][0]
@@ -368,8 +390,12 @@ def test_last_card_requires_next():
 def test_next_is_refused_before_the_last_card():
     """C4.4 applies only to the last active card: with two active cards, no "next"."""
     nxt = [{"card": 1, "face": "up"}, {"card": 2, "face": "up"}]
-    refused(maze_state(2), 0, {"type": "play", "card": 0, "to": [0, 0], "next": nxt},
-            "do not choose next cards yet")
+    refused(
+        maze_state(2),
+        0,
+        {"type": "play", "card": 0, "to": [0, 0], "next": nxt},
+        "do not choose next cards yet",
+    )
 
 
 def test_next_must_be_the_crossing_line_with_faces_they_show():
@@ -377,13 +403,25 @@ def test_next_must_be_the_crossing_line_with_faces_they_show():
     perpendicular to line_axis", with faces chosen as at set-up (C3)."""
     state = maze_state(2, joysticks={0: joystick([(0, "up")], axis="col")})
     parallel = [{"card": 3, "face": "left"}, {"card": 6, "face": "left_button"}]
-    refused(state, 0, {"type": "play", "card": 0, "to": [0, 0], "next": parallel},
-            "must be the other two cards of the row")
+    refused(
+        state,
+        0,
+        {"type": "play", "card": 0, "to": [0, 0], "next": parallel},
+        "must be the other two cards of the row",
+    )
     wrong_face = [{"card": 1, "face": "left"}, {"card": 2, "face": "up"}]
-    refused(state, 0, {"type": "play", "card": 0, "to": [0, 0], "next": wrong_face},
-            "Card 1 shows Up or Down")
-    refused(state, 0, {"type": "play", "card": 0, "to": [0, 0],
-                       "next": [{"card": 1, "face": "up"}]}, "two cards")
+    refused(
+        state,
+        0,
+        {"type": "play", "card": 0, "to": [0, 0], "next": wrong_face},
+        "Card 1 shows Up or Down",
+    )
+    refused(
+        state,
+        0,
+        {"type": "play", "card": 0, "to": [0, 0], "next": [{"card": 1, "face": "up"}]},
+        "two cards",
+    )
 
 
 def test_latest_direction_starts_as_the_seat_up_and_follows_move_cards():
@@ -412,8 +450,12 @@ def test_skipped_action_still_places_the_card_and_takes_next():
     seat = state["turn"]
     state["players"][seat]["skip"] = True
     state["joysticks"][seat] = joystick([(0, "up")], axis="col")
-    move = {"type": "play", "card": 0, "to": [0, 0],
-            "next": [{"card": 1, "face": "up"}, {"card": 2, "face": "down"}]}
+    move = {
+        "type": "play",
+        "card": 0,
+        "to": [0, 0],
+        "next": [{"card": 1, "face": "up"}, {"card": 2, "face": "down"}],
+    }
     new, events = PROBE.apply(state, seat, move, dice())
     assert [e["type"] for e in events] == ["play", "skip", "take"]
     joy = new["joysticks"][seat]
@@ -428,8 +470,11 @@ def test_skipped_action_still_places_the_card_and_takes_next():
 def test_no_moves_once_the_game_is_over():
     """Rulebook: play goes on "until the specific game's end condition is reached"."""
     state = maze_state(2)
-    state.update(phase="over", turn=None,
-                 outcome={"winners": [0], "reason": "Red wins.", "scores": None, "details": {}})
+    state.update(
+        phase="over",
+        turn=None,
+        outcome={"winners": [0], "reason": "Red wins.", "scores": None, "details": {}},
+    )
     assert MAZE.active_seats(state) == frozenset()
     assert MAZE.legal_moves(state, 0) == []
     refused(state, 0, {"type": "play", "card": 0, "to": [0, 0]}, "The game is over")
@@ -445,33 +490,47 @@ def test_apply_refuses_unknown_moves_and_seats():
     refused(state, 5, {"type": "play", "card": 0, "to": [0, 0]}, "no such seat")
 
 
-# --- move parsing ------------------------------------------------------------------------------
+# --- move parsing -----------------------------------------------------------------------------
 def test_parse_move_gives_the_canonical_form():
     """docs/c64-view.md: "Canonical form sorts cards by card id" (also "next")."""
     take = MAZE.parse_move(
         {"type": "take", "cards": [{"card": 7, "face": "left_button"}, {"card": 3, "face": "up"}]}
     )
-    assert take == {"type": "take",
-                    "cards": [{"card": 3, "face": "up"}, {"card": 7, "face": "left_button"}]}
-    play_move = MAZE.parse_move({"type": "play", "card": 3, "to": [1, 1], "next": [
-        {"card": 8, "face": "right_button"}, {"card": 2, "face": "down"}]})
+    assert take == {
+        "type": "take",
+        "cards": [{"card": 3, "face": "up"}, {"card": 7, "face": "left_button"}],
+    }
+    play_move = MAZE.parse_move(
+        {
+            "type": "play",
+            "card": 3,
+            "to": [1, 1],
+            "next": [{"card": 8, "face": "right_button"}, {"card": 2, "face": "down"}],
+        }
+    )
     assert [c["card"] for c in play_move["next"]] == [2, 8]
     assert MAZE.parse_move({"type": "play", "card": 3, "to": [1, 1], "next": None}) == {
-        "type": "play", "card": 3, "to": [1, 1]}
+        "type": "play",
+        "card": 3,
+        "to": [1, 1],
+    }
 
 
-@pytest.mark.parametrize("raw", [
-    {"type": "play", "card": 3, "to": [1, 1], "extra": True},
-    {"type": "play", "card": "3", "to": [1, 1]},
-    {"type": "play", "card": 9, "to": [1, 1]},
-    {"type": "play", "card": 3, "to": [1, 3]},
-    {"type": "play", "card": 3, "to": [1]},
-    {"type": "take", "cards": [{"card": 1, "face": "up"}]},
-    {"type": "take", "cards": [{"card": 1, "face": "up"}, {"card": 1, "face": "down"}]},
-    {"type": "take", "cards": [{"card": 1, "face": "jump"}, {"card": 2, "face": "up"}]},
-    {"type": "return", "card": 1},
-    {"type": "fly"},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"type": "play", "card": 3, "to": [1, 1], "extra": True},
+        {"type": "play", "card": "3", "to": [1, 1]},
+        {"type": "play", "card": 9, "to": [1, 1]},
+        {"type": "play", "card": 3, "to": [1, 3]},
+        {"type": "play", "card": 3, "to": [1]},
+        {"type": "take", "cards": [{"card": 1, "face": "up"}]},
+        {"type": "take", "cards": [{"card": 1, "face": "up"}, {"card": 1, "face": "down"}]},
+        {"type": "take", "cards": [{"card": 1, "face": "jump"}, {"card": 2, "face": "up"}]},
+        {"type": "return", "card": 1},
+        {"type": "fly"},
+    ],
+)
 def test_parse_move_refuses_malformed_moves(raw):
     """Move parsing is validation step one (ARCHITECTURE): extra="forbid", strict ids."""
     with pytest.raises(BadMove):
@@ -493,7 +552,7 @@ def test_legal_moves_are_canonical():
             assert MAZE.parse_move(move) == move
 
 
-# --- properties of random play ---------------------------------------------------------------------
+# --- properties of random play ----------------------------------------------------------------
 def _check_joystick(joy, phase):
     cards = [c for row in joy["grid"] for c in row if c is not None]
     active = [a["card"] for a in joy["active"]]

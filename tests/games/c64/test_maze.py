@@ -22,7 +22,33 @@ from app.games.c64.boardmap import load_map, parse_map
 from app.games.c64.geometry import ABSOLUTE, CORNERS, FACES, SQUARES, STEP, square_xy, xy_square
 from app.games.c64.maze import START_WALLS
 
-MAP_Z_WALLS = ("a7 b1 b2 b3 b4 b5 b7 c5 c7 d2 d3 d7 e2 e6 e7 f2 f4 g2 g4 g5 g6 g7 g8 h2").split()
+# Copied from the rulings' "Walls:" line for map Z.
+MAP_Z_WALLS = [
+    "a7",
+    "b1",
+    "b2",
+    "b3",
+    "b4",
+    "b5",
+    "b7",
+    "c5",
+    "c7",
+    "d2",
+    "d3",
+    "d7",
+    "e2",
+    "e6",
+    "e7",
+    "f2",
+    "f4",
+    "g2",
+    "g4",
+    "g5",
+    "g6",
+    "g7",
+    "g8",
+    "h2",
+]
 
 
 def unchanged_except_turn(before, after, seat):
@@ -52,8 +78,11 @@ def test_setup_puts_each_adventurer_on_its_left_corner():
     for players in (2, 3, 4):
         state = fresh_maze(players)
         corners = {p["side"]: p["square"] for p in state["players"]}
-        assert corners == {side: sq for side, sq in
-                           {"S": "a1", "W": "a8", "N": "h8", "E": "h1"}.items() if side in corners}
+        assert corners == {
+            side: sq
+            for side, sq in {"S": "a1", "W": "a8", "N": "h8", "E": "h1"}.items()
+            if side in corners
+        }
         assert state["phase"] == "setup" and state["outcome"] is None
 
 
@@ -123,9 +152,16 @@ def test_move_is_blocked_by_a_wall_and_the_card_is_spent():
     state = maze_state(2)
     new, events = act(state, 0, "right")
     unchanged_except_turn(state, new, 0)
-    assert events[1] == {"type": "blocked", "seat": 0, "action": "move", "why": "wall",
-                         "from": "a1", "to": "b1",
-                         "text": "Red cannot move east from a1: b1 is a wall."}
+    assert events[1] == {
+        "type": "blocked",
+        "seat": 0,
+        "action": "move",
+        "why": "wall",
+        "direction": "E",
+        "from": "a1",
+        "to": "b1",
+        "text": "Red cannot move east from a1: b1 is a wall.",
+    }
 
 
 def test_move_is_blocked_by_another_adventurer():
@@ -170,9 +206,16 @@ def test_push_moves_the_wall_one_square_in_the_latest_direction():
     assert new["walls"] == ["c6"]
     assert new["players"][0]["square"] == "c4"
     assert new["players"][0]["latest"] == "N"
-    assert events[1] == {"type": "push", "seat": 0, "direction": "N", "wall_from": "c5",
-                         "wall_to": "c6", "piece_from": "c4", "piece_to": "c4",
-                         "text": "Red pushes the wall at c5 north to c6."}
+    assert events[1] == {
+        "type": "push",
+        "seat": 0,
+        "direction": "N",
+        "wall_from": "c5",
+        "wall_to": "c6",
+        "piece_from": "c4",
+        "piece_to": "c4",
+        "text": "Red pushes the wall at c5 north to c6.",
+    }
 
 
 def test_push_uses_the_latest_direction_not_the_seat_up():
@@ -190,12 +233,15 @@ def test_push_needs_a_wall_next_to_the_adventurer():
     assert events[1]["why"] == "no_wall"
 
 
-@pytest.mark.parametrize("walls, squares, latest, why", [
-    (["c5", "c6"], {0: "c4"}, "N", "wall"),
-    (["c5"], {0: "c4", 1: "c6"}, "N", "adventurer"),
-    (["c8"], {0: "c7"}, "N", "edge"),
-    (["h2"], {0: "h3"}, "S", "corner"),
-])
+@pytest.mark.parametrize(
+    "walls, squares, latest, why",
+    [
+        (["c5", "c6"], {0: "c4"}, "N", "wall"),
+        (["c5"], {0: "c4", 1: "c6"}, "N", "adventurer"),
+        (["c8"], {0: "c7"}, "N", "edge"),
+        (["h2"], {0: "h3"}, "S", "corner"),
+    ],
+)
 def test_push_is_blocked_at_the_destination(walls, squares, latest, why):
     """Rulebook: "You cannot push/pull if there is a blocking wall or adventurer in the
     square you are pushing/pulling to." C7: also not off the board, not onto a corner."""
@@ -210,11 +256,12 @@ def test_push_never_puts_a_wall_on_a_corner():
     state = maze_state(2, squares={0: "h3"})
     assert "h2" in state["walls"]
     _, events = act(state, 0, "left_button", latest="S")
-    assert events[1]["text"] == ("Red cannot push the wall at h2 south: walls never go on "
-                                 "corner squares.")
+    assert events[1]["text"] == (
+        "Red cannot push the wall at h2 south: walls never go on corner squares."
+    )
 
 
-# --- pull (Right Button) ------------------------------------------------------------------------
+# --- pull (Right Button) ----------------------------------------------------------------------
 def test_pull_steps_back_and_the_wall_follows():
     """Rulebook: "Right button: Pull and move a wall 1 square opposite to your latest
     direction." C7: the adventurer steps back and the wall follows into the square she left;
@@ -224,9 +271,16 @@ def test_pull_steps_back_and_the_wall_follows():
     assert new["players"][0]["square"] == "c3"
     assert new["walls"] == ["c4"]
     assert new["players"][0]["latest"] == "N"
-    assert events[1] == {"type": "pull", "seat": 0, "direction": "S", "wall_from": "c5",
-                         "wall_to": "c4", "piece_from": "c4", "piece_to": "c3",
-                         "text": "Red pulls the wall at c5 south to c4 and steps back to c3."}
+    assert events[1] == {
+        "type": "pull",
+        "seat": 0,
+        "direction": "S",
+        "wall_from": "c5",
+        "wall_to": "c4",
+        "piece_from": "c4",
+        "piece_to": "c3",
+        "text": "Red pulls the wall at c5 south to c4 and steps back to c3.",
+    }
 
 
 def test_pull_needs_a_wall_next_to_the_adventurer():
@@ -237,11 +291,14 @@ def test_pull_needs_a_wall_next_to_the_adventurer():
     assert events[1]["why"] == "no_wall"
 
 
-@pytest.mark.parametrize("walls, squares, why", [
-    (["c5", "c3"], {0: "c4"}, "wall"),
-    (["c5"], {0: "c4", 1: "c3"}, "adventurer"),
-    (["c2"], {0: "c1"}, "edge"),
-])
+@pytest.mark.parametrize(
+    "walls, squares, why",
+    [
+        (["c5", "c3"], {0: "c4"}, "wall"),
+        (["c5"], {0: "c4", 1: "c3"}, "adventurer"),
+        (["c2"], {0: "c1"}, "edge"),
+    ],
+)
 def test_pull_is_blocked_behind_the_adventurer(walls, squares, why):
     """Rulebook: "You cannot push/pull if there is a blocking wall or adventurer in the
     square you are pushing/pulling to." C7: the square behind must be on the board, not a
@@ -263,18 +320,25 @@ def test_pull_from_a_corner_is_impossible(latest, wall):
     assert events[1]["type"] == "blocked" and events[1]["why"] in ("edge", "corner")
 
 
-# --- goal -----------------------------------------------------------------------------------------
+# --- goal -------------------------------------------------------------------------------------
 def test_reaching_the_opposite_corner_wins_at_once():
     """Rulebook: "Goal: The first player to reach her opposite corner wins." C7: "first
     adventurer to stand on its opposite corner"."""
     state = maze_state(2, squares={0: "h7", 1: "d4"})
     new, events = act(state, 0, "up")
     assert new["players"][0]["square"] == "h8"
-    assert MAZE.outcome(new) == Outcome(winners=(0,), reason="Red reaches h8, the opposite "
-                                        "corner, and wins.", details={"square": "h8"})
+    assert MAZE.outcome(new) == Outcome(
+        winners=(0,),
+        reason="Red reaches h8, the opposite corner, and wins.",
+        details={"square": "h8"},
+    )
     assert new["phase"] == "over" and new["turn"] is None
-    assert events[-1] == {"type": "win", "seat": 0, "winners": [0],
-                          "text": "Red reaches h8, the opposite corner, and wins."}
+    assert events[-1] == {
+        "type": "win",
+        "seat": 0,
+        "winners": [0],
+        "text": "Red reaches h8, the opposite corner, and wins.",
+    }
     assert MAZE.active_seats(new) == frozenset()
     assert all(MAZE.legal_moves(new, s) == [] for s in (0, 1))
     with pytest.raises(IllegalMove):
@@ -283,10 +347,15 @@ def test_reaching_the_opposite_corner_wins_at_once():
 
 def test_a_win_with_the_last_card_still_takes_the_next_cards():
     """C4.4 then the goal: the move names its next cards; the game ends after the turn."""
-    state = maze_state(2, squares={0: "h7", 1: "d4"},
-                       joysticks={0: joystick([(0, "up")], axis="col")})
-    move = {"type": "play", "card": 0, "to": [0, 0],
-            "next": [{"card": 1, "face": "up"}, {"card": 2, "face": "up"}]}
+    state = maze_state(
+        2, squares={0: "h7", 1: "d4"}, joysticks={0: joystick([(0, "up")], axis="col")}
+    )
+    move = {
+        "type": "play",
+        "card": 0,
+        "to": [0, 0],
+        "next": [{"card": 1, "face": "up"}, {"card": 2, "face": "up"}],
+    }
     new, events = MAZE.apply(state, 0, move, dice())
     assert [e["type"] for e in events] == ["play", "move", "take", "win"]
     assert MAZE.outcome(new).winners == (0,)
@@ -316,27 +385,40 @@ def test_a_pull_can_reach_the_goal():
     assert MAZE.outcome(new).winners == (0,)
 
 
-# --- view --------------------------------------------------------------------------------------
+# --- view -------------------------------------------------------------------------------------
 def test_view_follows_the_contract():
     """docs/c64-view.md: the board view's keys, the same for every seat (nothing hidden)."""
     state = maze_state(3, order=[2, 0, 1], latest={2: "E"})
     view = MAZE.view(state, 0)
     assert view == MAZE.view(state, None) == MAZE.view(state, 2)
     assert json.loads(json.dumps(view)) == view
-    assert {"family", "game", "phase", "turn", "order", "players", "walls",
-            "joysticks"} <= set(view)
-    assert (view["family"], view["game"], view["phase"], view["turn"]) == ("c64", "maze",
-                                                                          "play", 2)
+    assert {"family", "game", "phase", "turn", "order", "players", "walls", "joysticks"} <= set(
+        view
+    )
+    assert (view["family"], view["game"], view["phase"], view["turn"]) == ("c64", "maze", "play", 2)
     assert view["order"] == [2, 0, 1]
-    assert view["players"][2] == {"seat": 2, "side": "S", "color": "red", "number": 1,
-                                  "square": "a1", "goal": "h8", "latest": "E", "ready": True}
+    assert view["players"][2] == {
+        "seat": 2,
+        "side": "S",
+        "color": "red",
+        "number": 1,
+        "square": "a1",
+        "goal": "h8",
+        "latest": "E",
+        "ready": True,
+    }
     assert view["walls"] == sorted(MAP_Z_WALLS)
     joy = view["joysticks"][0]
     assert joy["seat"] == 0
-    assert joy["grid"][0] == [None, {"id": 1, "faces": ["up", "down"]},
-                              {"id": 2, "faces": ["up", "down"]}]
-    assert joy["active"] == [{"id": 0, "faces": ["up", "down"], "face": "up"},
-                             {"id": 3, "faces": ["left", "right"], "face": "left"}]
+    assert joy["grid"][0] == [
+        None,
+        {"id": 1, "faces": ["up", "down"]},
+        {"id": 2, "faces": ["up", "down"]},
+    ]
+    assert joy["active"] == [
+        {"id": 0, "faces": ["up", "down"], "face": "up"},
+        {"id": 3, "faces": ["left", "right"], "face": "left"},
+    ]
     assert (joy["tilted"], joy["axis"], joy["must_return"]) == (None, "col", False)
 
 
@@ -355,7 +437,7 @@ def test_view_in_setup_and_view_copies():
     assert state == before
 
 
-# --- properties -----------------------------------------------------------------------------------
+# --- properties -------------------------------------------------------------------------------
 def _random_state(seed, players, steps, pick):
     state = fresh_maze(players, str(seed))
     for _ in range(steps):
@@ -371,18 +453,24 @@ def _random_state(seed, players, steps, pick):
 _card = st.fixed_dictionaries({"card": st.integers(-1, 9), "face": st.sampled_from(FACES)})
 _cell = st.lists(st.integers(-1, 3), min_size=2, max_size=2)
 _candidates = st.one_of(
-    st.fixed_dictionaries({"type": st.just("take"),
-                           "cards": st.lists(_card, min_size=1, max_size=3)}),
-    st.fixed_dictionaries({"type": st.just("return"), "card": st.integers(-1, 9),
-                           "to": _cell}),
-    st.fixed_dictionaries({"type": st.just("play"), "card": st.integers(0, 8), "to": _cell},
-                          optional={"next": st.lists(_card, min_size=2, max_size=2)}),
+    st.fixed_dictionaries(
+        {"type": st.just("take"), "cards": st.lists(_card, min_size=1, max_size=3)}
+    ),
+    st.fixed_dictionaries({"type": st.just("return"), "card": st.integers(-1, 9), "to": _cell}),
+    st.fixed_dictionaries(
+        {"type": st.just("play"), "card": st.integers(0, 8), "to": _cell},
+        optional={"next": st.lists(_card, min_size=2, max_size=2)},
+    ),
 )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]),
-       steps=st.integers(0, 120), data=st.data())
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3, 4]),
+    steps=st.integers(0, 120),
+    data=st.data(),
+)
 def test_apply_accepts_exactly_the_legal_moves_and_never_mutates(seed, players, steps, data):
     """Contract: apply raises IllegalMove for anything not legal and leaves the state
     unchanged (compared to a deep copy); a legal move never changes its input either."""

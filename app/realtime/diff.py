@@ -1,0 +1,78 @@
+"""RFC 6902 JSON Patch between two JSON documents, built for our per-move view diffs.
+
+Why not `jsonpatch.make_patch`: it takes about 2 ms for one 1.7 KB C64 view (it hunts for
+moves and copies), which would cap a process at a few hundred moves a second. Views change
+in a few places per move, so a direct structural walk is enough: dict keys are added,
+removed or recursed into; lists keep their common prefix and suffix and replace the middle;
+anything else that differs is replaced. The tests check every patch by applying it with the
+`jsonpatch` library.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Op = dict[str, Any]
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def make_patch(before: Any, after: Any) -> list[Op]:
+    ops: list[Op] = []
+    _diff(before, after, "", ops)
+    return ops
+
+
+def _diff(a: Any, b: Any, path: str, ops: list[Op]) -> None:
+    if a is b:
+        return
+    ta, tb = type(a), type(b)
+    if ta is dict and tb is dict:
+        for key in a:
+            if key not in b:
+                ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+        for key, value in b.items():
+            if key in a:
+                _diff(a[key], value, f"{path}/{_escape(key)}", ops)
+            else:
+                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+        return
+    if ta is list and tb is list:
+        _diff_list(a, b, path, ops)
+        return
+    # bool is an int subclass: True == 1 must still count as a change of type.
+    if ta is not tb or a != b:
+        ops.append({"op": "replace", "path": path, "value": b})
+
+
+def _diff_list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> None:
+    if a == b:
+        return
+    if len(a) == len(b):
+        local: list[Op] = []
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _diff(x, y, f"{path}/{i}", local)
+        # Many scattered changes cost more than the list itself.
+        if len(local) <= max(2, len(b) // 2):
+            ops.extend(local)
+        else:
+            ops.append({"op": "replace", "path": path, "value": b})
+        return
+    start = 0
+    limit = min(len(a), len(b))
+    while start < limit and a[start] == b[start]:
+        start += 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
+    removed, added = end_a - start, end_b - start
+    if removed + added > max(2, len(b) // 2):
+        ops.append({"op": "replace", "path": path, "value": b})
+        return
+    for i in range(end_a - 1, start - 1, -1):
+        ops.append({"op": "remove", "path": f"{path}/{i}"})
+    for i in range(start, end_b):
+        ops.append({"op": "add", "path": f"{path}/{i}", "value": b[i]})

@@ -1,0 +1,177 @@
+"""Load benchmark: drives a *running* Arcade Night server with M concurrent C64 Maze matches.
+
+Each match has two WebSocket players. A player submits a random legal move as soon as it is
+its turn (a closed loop, no think time). Latency is measured from a move's submission to the
+*opponent* receiving the patch for that version. A match that finishes is replaced by a new
+one, so the load stays at M matches for the whole run.
+
+    arcade serve --port 8000          # with DATABASE_URL pointing at PostgreSQL
+    python bench/load.py --url http://127.0.0.1:8000 --matches 1 10 100 --seconds 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import httpx
+import jsonpatch
+import websockets
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    frame_bytes: int = 0
+    frames: int = 0
+    errors: int = 0
+    matches_finished: int = 0
+
+
+class Player:
+    def __init__(self, name: str, token: str) -> None:
+        self.name, self.token = name, token
+
+
+async def new_player(client: httpx.AsyncClient, name: str) -> Player:
+    body = (await client.post("/api/players", json={"name": name})).json()
+    return Player(name, body["token"])
+
+
+async def new_match(client: httpx.AsyncClient, a: Player, b: Player) -> str:
+    auth = {"Authorization": f"Bearer {a.token}"}
+    match = (await client.post("/api/matches", json={"game": "c64-maze", "seats": 2}, headers=auth)).json()
+    await client.post(f"/api/matches/{match['id']}/join", json={},
+                      headers={"Authorization": f"Bearer {b.token}"})
+    await client.post(f"/api/matches/{match['id']}/start", headers=auth)
+    return match["id"]
+
+
+async def play_match(ws_url: str, match_id: str, players: list[Player], stats: Stats,
+                     deadline: float, sent_at: dict[tuple[str, int], float], rng: random.Random,
+                     measuring: list[bool]) -> None:
+    sockets = [await websockets.connect(f"{ws_url}/api/matches/{match_id}/ws", max_size=2**22)
+               for _ in players]
+    done = asyncio.Event()
+
+    async def run(index: int) -> None:
+        ws = sockets[index]
+        await ws.send(json.dumps({"type": "hello", "token": players[index].token}))
+        state: dict | None = None
+        version = -1
+        pending = False
+        while not done.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
+            except TimeoutError:
+                done.set()
+                return
+            now = time.perf_counter()
+            frame = json.loads(text)
+            kind = frame["type"]
+            if kind == "snapshot":
+                state, version = frame["state"], frame["version"]
+            elif kind == "patch":
+                state = jsonpatch.apply_patch(state, frame["ops"], in_place=True)
+                version = frame["version"]
+                if measuring[0]:
+                    stats.frame_bytes += len(text)
+                    stats.frames += 1
+                started = sent_at.get((match_id, version))
+                if started is not None and started[1] != index:  # the opponent saw the move
+                    del sent_at[(match_id, version)]
+                    if measuring[0]:
+                        stats.latencies.append(now - started[0])
+                        stats.moves += 1
+            elif kind == "ack":
+                pending = False
+            elif kind == "error":
+                stats.errors += 1
+                pending = False
+            else:
+                continue
+            if state is None or pending:
+                continue
+            if state["status"] != "active":
+                stats.matches_finished += 1
+                done.set()
+                return
+            if state["legal_moves"] and time.perf_counter() < deadline:
+                move = rng.choice(state["legal_moves"])
+                sent_at[(match_id, version + 1)] = (time.perf_counter(), index)
+                pending = True
+                await ws.send(json.dumps({"type": "move", "id": uuid.uuid4().hex[:12],
+                                          "move": move, "version": version}))
+
+    try:
+        await asyncio.gather(run(0), run(1))
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def lane(client: httpx.AsyncClient, ws_url: str, lane_id: int, stats: Stats,
+               deadline: float, sent_at: dict, measuring: list[bool]) -> None:
+    rng = random.Random(lane_id)
+    players = [await new_player(client, f"bench{lane_id}a"), await new_player(client, f"bench{lane_id}b")]
+    while time.perf_counter() < deadline:
+        match_id = await new_match(client, *players)
+        await play_match(ws_url, match_id, players, stats, deadline, sent_at, rng, measuring)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run_level(url: str, matches: int, seconds: float, warmup: float) -> Stats:
+    ws_url = url.replace("http", "ws", 1)
+    stats = Stats()
+    sent_at: dict = {}
+    measuring = [False]
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=1.0)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+        start = time.perf_counter()
+        deadline = start + warmup + seconds
+        tasks = [asyncio.create_task(lane(client, url.replace("http", "ws", 1), i, stats, deadline, sent_at, measuring))
+                 for i in range(matches)]
+        await asyncio.sleep(warmup)
+        measuring[0] = True
+        measured_from = time.perf_counter()
+        await asyncio.gather(*tasks)
+        stats.elapsed = time.perf_counter() - measured_from  # type: ignore[attr-defined]
+    del ws_url
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--matches", type=int, nargs="+", default=[1, 10, 100])
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured time per level")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    args = parser.parse_args()
+    print(f"{'M':>5} {'moves/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'bytes/frame':>12} {'errors':>7} {'finished':>9}")
+    for m in args.matches:
+        stats = asyncio.run(run_level(args.url, m, args.seconds, args.warmup))
+        lat = [x * 1000 for x in stats.latencies]
+        rate = stats.moves / stats.elapsed  # type: ignore[attr-defined]
+        size = stats.frame_bytes / stats.frames if stats.frames else float("nan")
+        print(f"{m:>5} {rate:>9.0f} {percentile(lat, .50):>8.1f} {percentile(lat, .95):>8.1f} "
+              f"{percentile(lat, .99):>8.1f} {size:>12.0f} {stats.errors:>7} {stats.matches_finished:>9}",
+              flush=True)
+        if lat:
+            print(f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves", flush=True)
+
+
+if __name__ == "__main__":
+    main()

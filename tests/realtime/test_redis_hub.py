@@ -1,0 +1,55 @@
+"""Two server processes behind one database and Redis serve the same match.
+
+A move made through server A reaches a viewer connected to server B as a patch, because the
+hub fans the notice out over Redis pub/sub and B catches up from the database.
+"""
+
+from __future__ import annotations
+
+import os
+
+import httpx
+import pytest
+import redis
+
+from tests.conftest import IN_CI, LiveServer
+from tests.helpers import Viewer, guests, started_match
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError as exc:
+        if IN_CI:
+            pytest.fail(f"Redis at {REDIS_URL} is needed in CI: {exc}")
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    return REDIS_URL
+
+
+async def test_a_move_on_one_process_reaches_a_viewer_on_another(database_url: str, redis_url: str) -> None:
+    first = LiveServer(database_url, redis_url=redis_url).start()
+    second = LiveServer(database_url, redis_url=redis_url, migrate_on_start=False).start()
+    try:
+        async with httpx.AsyncClient(base_url=first.url) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob])
+        async with (Viewer(first.ws_url, match_id, ada.token) as a,
+                    Viewer(second.ws_url, match_id, bob.token) as b,
+                    Viewer(second.ws_url, match_id, None) as watcher):
+            for viewer in (a, b, watcher):
+                await viewer.until_type("snapshot")
+            for _ in range(6):
+                mover = a if a.state["legal_moves"] else b
+                await mover.move(mover.state["legal_moves"][0])
+                await mover.until_type("ack")
+                for viewer in (a, b, watcher):
+                    while viewer.version < mover.version:
+                        await viewer.recv()
+            assert a.state["board"] == b.state["board"] == watcher.state["board"]
+            assert watcher.version == 6
+    finally:
+        second.stop()
+        first.stop()
