@@ -50,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.context.runtime.close()
             await hub.stop()
             await engine.dispose()
 

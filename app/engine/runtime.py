@@ -9,6 +9,7 @@ across processes, and the loser reloads and revalidates.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -132,8 +133,12 @@ class MatchRuntime:
     def __init__(self, engine: AsyncEngine, announce: Announce) -> None:
         self._engine = engine
         self._announce = announce
+        self._writer = MoveWriter(engine)
         self._live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+
+    async def close(self) -> None:
+        await self._writer.close()
 
     def forget(self, match_id: str) -> None:
         self._live.pop(match_id, None)
@@ -271,25 +276,86 @@ class MatchRuntime:
 
     async def _persist(self, live: LiveMatch, seq: int, seat: int, move: dict[str, Any],
                        events: list[Event], client_id: str | None, outcome: Outcome | None) -> bool:
-        values: dict[str, Any] = {"version": seq}
-        if outcome is not None:
-            values.update(status="finished", outcome=outcome.to_json(),
-                          finished_at=datetime.now(UTC))
+        row = {"match_id": live.id, "seq": seq, "seat": seat, "move": move, "events": events,
+               "client_id": client_id}
+        return await self._writer.write(row, outcome)
+
+
+class MoveWriter:
+    """Group commit: moves of different matches that arrive together share one transaction.
+
+    Each match has at most one move in flight (its lock), so a batch never holds two moves of
+    one match. The primary key (match_id, seq) still decides races with other processes: if
+    a batch hits a conflict it is rolled back and its moves are retried one by one, so only
+    the move that lost the race is refused.
+    """
+
+    MAX_BATCH = 200
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._pending: list[tuple[dict[str, Any], Outcome | None, asyncio.Future[bool]]] = []
+        self._wakeup = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def write(self, row: dict[str, Any], outcome: Outcome | None) -> bool:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run())
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((row, outcome, future))
+        self._wakeup.set()
+        return await future
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await self._wakeup.wait()
+            self._wakeup.clear()
+            while self._pending:
+                batch = self._pending[: self.MAX_BATCH]
+                del self._pending[: len(batch)]
+                try:
+                    await self._commit(batch)
+                    results = [True] * len(batch)
+                except IntegrityError:
+                    results = [await self._commit_alone(item) for item in batch]
+                except Exception as exc:  # the database is down: every waiter hears it
+                    for _row, _outcome, future in batch:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                for (_row, _outcome, future), ok in zip(batch, results, strict=True):
+                    if not future.done():
+                        future.set_result(ok)
+
+    async def _commit_alone(self, item: tuple[dict[str, Any], Outcome | None, Any]) -> bool:
         try:
-            async with self._engine.begin() as conn:
-                await conn.execute(insert(Move).values(
-                    match_id=live.id, seq=seq, seat=seat, move=move, events=events,
-                    client_id=client_id,
-                ))
-                result = await conn.execute(
-                    update(Match).where(Match.id == live.id, Match.version == seq - 1).values(**values)
-                )
-                if result.rowcount != 1:
-                    raise _Lost()
-        except (IntegrityError, _Lost):
+            await self._commit([item])
+        except IntegrityError:
             return False
         return True
 
-
-class _Lost(Exception):
-    """Another writer took this version first."""
+    async def _commit(self, batch: list[tuple[dict[str, Any], Outcome | None, Any]]) -> None:
+        now = datetime.now(UTC)
+        async with self._engine.begin() as conn:
+            await conn.execute(insert(Move), [row for row, _outcome, _future in batch])
+            running = [{"match": row["match_id"], "seq": row["seq"]}
+                       for row, outcome, _f in batch if outcome is None]
+            if running:
+                await conn.execute(
+                    update(Match).where(Match.id == bindparam("match"))
+                    .values(version=bindparam("seq")).execution_options(synchronize_session=False),
+                    running,
+                )
+            for row, outcome, _future in batch:
+                if outcome is not None:
+                    await conn.execute(
+                        update(Match).where(Match.id == row["match_id"]).values(
+                            version=row["seq"], status="finished", outcome=outcome.to_json(),
+                            finished_at=now)
+                    )
