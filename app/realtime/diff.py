@@ -51,14 +51,13 @@ def _diff_list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> None:
     if a == b:
         return
     if len(a) == len(b):
-        local: list[Op] = []
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _diff(x, y, f"{path}/{i}", local)
-        # Many scattered changes cost more than the list itself.
-        if len(local) <= max(2, len(b) // 2):
-            ops.extend(local)
-        else:
+        changed = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y or type(x) is not type(y)]
+        # A list that changed almost everywhere is cheaper to send whole.
+        if len(b) >= 4 and len(changed) * 4 > len(b) * 3:
             ops.append({"op": "replace", "path": path, "value": b})
+            return
+        for i in changed:
+            _diff(a[i], b[i], f"{path}/{i}", ops)
         return
     start = 0
     limit = min(len(a), len(b))
