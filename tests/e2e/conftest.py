@@ -93,8 +93,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope: Playwright's sync API runs its own event loop, which must be gone before
+    # pytest-asyncio tests in other modules run.
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is missing (apt-get install chromium)"
         if os.environ.get("CI") == "true":

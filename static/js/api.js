@@ -1,0 +1,136 @@
+// REST client and the guest identity stored in this browser (localStorage "arcade.player").
+
+const PLAYER_KEY = "arcade.player";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function loadPlayer() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    if (stored && stored.id && stored.token) return stored;
+  } catch {
+    /* a broken entry is the same as none */
+  }
+  return null;
+}
+
+export function savePlayer(player) {
+  const { id, name, token } = player;
+  localStorage.setItem(PLAYER_KEY, JSON.stringify({ id, name, token }));
+  window.dispatchEvent(new CustomEvent("arcade:player", { detail: { id, name } }));
+  return { id, name, token };
+}
+
+export function forgetPlayer() {
+  localStorage.removeItem(PLAYER_KEY);
+}
+
+function errorFromBody(status, body) {
+  if (body && typeof body === "object") {
+    if (body.code && body.message) return new ApiError(status, body.code, body.message);
+    // FastAPI's own shapes, in case an error slips past the server's handler.
+    const detail = body.detail;
+    if (detail && typeof detail === "object" && !Array.isArray(detail) && detail.message) {
+      return new ApiError(status, detail.code || "error", detail.message);
+    }
+    if (typeof detail === "string") return new ApiError(status, "error", detail);
+    if (Array.isArray(detail) && detail.length) {
+      const first = detail[0];
+      const where = (first.loc || []).filter((p) => p !== "body").join(".");
+      return new ApiError(status, "bad_request", `${where ? where + ": " : ""}${first.msg || "invalid request"}`);
+    }
+  }
+  const fallback = {
+    401: "Your guest pass was not recognised.",
+    403: "You are not allowed to do that.",
+    404: "Not found.",
+    409: "That clashed with another change; please try again.",
+    429: "Slow down a little and try again.",
+  };
+  return new ApiError(status, "error", fallback[status] || `The server answered ${status}.`);
+}
+
+/** api("POST", "/matches", {...}) -> parsed JSON; throws ApiError with a readable message. */
+export async function api(method, path, body, { auth = true, signal } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const player = auth ? loadPlayer() : null;
+  if (player) headers.Authorization = `Bearer ${player.token}`;
+  let response;
+  try {
+    response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, "network", "Cannot reach the server. Check your connection and try again.");
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!response.ok) throw errorFromBody(response.status, data);
+  return data;
+}
+
+/**
+ * The stored guest if the server still knows the token (refreshing the name), null if it
+ * does not (the entry is dropped), the stored guest unchanged if the server is unreachable.
+ */
+export async function verifyPlayer() {
+  const stored = loadPlayer();
+  if (!stored) return null;
+  try {
+    const me = await api("GET", "/players/me");
+    return savePlayer({ ...stored, id: me.id, name: me.name });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      forgetPlayer();
+      return null;
+    }
+    return stored;
+  }
+}
+
+export async function createPlayer(name) {
+  const created = await api("POST", "/players", { name }, { auth: false });
+  return savePlayer(created);
+}
+
+/**
+ * Renames the guest. Uses PATCH /api/players/me when the server offers it; otherwise the
+ * guest gets a fresh identity under the new name (returned with `fresh: true`).
+ */
+export async function renamePlayer(name) {
+  const stored = loadPlayer();
+  if (stored) {
+    try {
+      const me = await api("PATCH", "/players/me", { name });
+      return savePlayer({ ...stored, name: me.name ?? name });
+    } catch (error) {
+      if (!(error instanceof ApiError) || ![404, 405, 501].includes(error.status)) throw error;
+    }
+  }
+  const created = await createPlayer(name);
+  return { ...created, fresh: true };
+}
+
+/** The guest, asking for a name first if this browser has none. */
+export async function ensurePlayer(askName) {
+  const known = await verifyPlayer();
+  if (known) return known;
+  const name = await askName();
+  if (!name) return null;
+  return createPlayer(name);
+}

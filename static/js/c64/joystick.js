@@ -1,0 +1,130 @@
+// The joystick widget: a player's 3x3 grid of joystick cards plus their active cards.
+//
+// Cards in the grid show both faces (the face is chosen when a card is taken); active cards
+// show the chosen face large. The last played card is drawn tilted. Legal cards and spaces
+// become buttons (keyboard reachable, outlined); everything else is inert.
+
+import { h } from "../ui.js";
+import { BUTTON_ICONS, FACE_NAMES, FACE_SHORT, SCREEN_ARROWS, cellKey, sameCell } from "./common.js";
+
+/** The icon of a face: an arrow pointing where it moves on screen, or a round fire button. */
+export function faceIcon(face, arrowFor) {
+  if (BUTTON_ICONS[face]) return h("span", { class: "btn-ico" }, BUTTON_ICONS[face]);
+  return SCREEN_ARROWS[arrowFor ? arrowFor(face) : face] || "?";
+}
+
+export function faceLabel(face) {
+  return FACE_NAMES[face] || face;
+}
+
+/**
+ * createJoystick(container, {small, onCard(cardId, place), onSpace(cell)}) -> {update, destroy}.
+ * update(joy, {color, arrowFor(face) -> screen face, legalCards, selectedCards, legalSpaces,
+ *               label}) where the sets hold card ids and "row,col" keys.
+ */
+export function createJoystick(container, { small = false, onCard, onSpace, testid = "joystick" } = {}) {
+  const root = h("div", { class: `joy${small ? " small" : ""}`, "data-testid": testid });
+  const grid = h("div", { class: "joy-grid", role: "group", "aria-label": "Joystick grid, 3 by 3" });
+  const activeBox = h("div", { class: "joy-active", role: "group", "aria-label": "Active cards" });
+  const body = h("div", { class: "joy-body" }, grid, h("div", { class: "joy-active-wrap" }, h("span", { class: "lbl" }, "Active"), activeBox));
+  root.append(body);
+  container.append(root);
+
+  function cardNode(card, { place, cell, tilted, opts }) {
+    const legal = opts.legalCards?.has(card.id) || false;
+    const selected = opts.selectedCards?.has(card.id) || false;
+    const interactive = !small && (legal || selected || opts.clickableCards?.has(card.id));
+    const isActive = place === "active";
+    let content;
+    let aria;
+    if (isActive) {
+      const other = (card.faces || []).find((f) => f !== card.face);
+      content = [
+        h("span", { class: "f-icon", "aria-hidden": "true" }, faceIcon(card.face, opts.arrowFor)),
+        h("span", { class: "f-name" }, FACE_SHORT[card.face] || card.face),
+        other && !small ? h("span", { class: "f-alt", "aria-hidden": "true" }, `(${FACE_SHORT[other] || other})`) : null,
+      ];
+      aria = `Active card: ${faceLabel(card.face)}`;
+    } else {
+      const [a, b] = card.faces || [];
+      content = [
+        h("span", { class: "f-pair", "aria-hidden": "true" },
+          h("span", {}, faceIcon(a, opts.arrowFor)), h("span", { class: "sep" }, "/"), h("span", {}, faceIcon(b, opts.arrowFor))),
+        h("span", { class: "f-name" }, `${FACE_SHORT[a] || a}/${FACE_SHORT[b] || b}`.replace("L-Button/R-Button", "Buttons")),
+      ];
+      aria = `Card ${faceLabel(a)} or ${faceLabel(b)}`;
+    }
+    if (tilted) aria += ", last played";
+    if (selected) aria += ", selected";
+    else if (legal) aria += ", can be chosen";
+    const attrs = {
+      class: `jcard${isActive ? " active-card" : ""}${tilted ? " tilted" : ""}`,
+      "data-testid": isActive ? "active-card" : "joy-card",
+      "data-card": card.id,
+      "data-legal": legal ? "true" : "false",
+      "data-selected": selected ? "true" : "false",
+      "data-key": `${place}-${card.id}`,
+      "data-color": opts.color || "",
+      "aria-label": aria,
+      title: aria,
+    };
+    if (isActive) attrs["data-face"] = card.face;
+    if (cell) { attrs["data-row"] = cell[0]; attrs["data-col"] = cell[1]; }
+    if (tilted) attrs["data-tilted"] = "true";
+    if (interactive) {
+      return h("button", { ...attrs, type: "button", "aria-pressed": selected ? "true" : "false",
+        onclick: () => onCard?.(card.id, place) }, content);
+    }
+    return h("div", { ...attrs, role: "img" }, content);
+  }
+
+  function spaceNode(cell, opts) {
+    const key = cellKey(cell);
+    const legal = opts.legalSpaces?.has(key) || false;
+    const attrs = {
+      class: "jspace", "data-testid": "joy-space", "data-row": cell[0], "data-col": cell[1],
+      "data-legal": legal ? "true" : "false", "data-key": `space-${key}`,
+    };
+    const where = `row ${cell[0] + 1}, column ${cell[1] + 1}`;
+    if (legal && !small) {
+      return h("button", { ...attrs, type: "button", "aria-label": `Empty space, ${where}: play the card here`,
+        onclick: () => onSpace?.(cell) }, h("span", { "aria-hidden": "true" }, "+"));
+    }
+    if (opts.chosenSpace === key && opts.chosenCard) {
+      // The space picked for the card being played, while its next faces are chosen.
+      return h("div", { ...attrs, class: "jspace chosen", "data-chosen": "true", role: "img",
+        "aria-label": `Empty space, ${where}: your card goes here` },
+        h("span", { class: "f-icon", "aria-hidden": "true" }, faceIcon(opts.chosenCard.face, opts.arrowFor)));
+    }
+    return h("div", { ...attrs, role: "img", "aria-label": `Empty space, ${where}` });
+  }
+
+  function update(joy, opts = {}) {
+    const focusedKey = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    grid.replaceChildren();
+    activeBox.replaceChildren();
+    if (!joy) return;
+    const rows = joy.grid || [];
+    for (let r = 0; r < 3; r += 1) {
+      for (let c = 0; c < 3; c += 1) {
+        const card = rows[r]?.[c] || null;
+        const cell = [r, c];
+        grid.append(card
+          ? cardNode(card, { place: "grid", cell, tilted: sameCell(joy.tilted, cell), opts })
+          : spaceNode(cell, opts));
+      }
+    }
+    const active = joy.active || [];
+    if (!active.length) {
+      activeBox.append(h("div", { class: "jspace", "aria-label": "No active cards" }));
+    }
+    for (const card of active) activeBox.append(cardNode(card, { place: "active", opts }));
+    root.dataset.activeCount = String(active.length);
+    if (focusedKey) {
+      const again = root.querySelector(`[data-key="${focusedKey}"]`);
+      if (again && again.tagName === "BUTTON") again.focus();
+    }
+  }
+
+  return { el: root, update, destroy() { root.remove(); } };
+}

@@ -1,0 +1,450 @@
+// The table every C64 Board game shares: the board, your joystick with its choices, the
+// other players' joysticks, and the move flow of the joystick engine (ruling C4):
+//   set-up "take"   click two cards of one row/column, pick their faces, confirm;
+//   set-up "return" click an active card, then a highlighted empty space;
+//   turn "play"     click an active card, then a highlighted empty space; after your last
+//                   card pick the faces of the two new cards, confirm.
+// Everything clickable is derived from `legal_moves`, so the UI never offers a move the
+// rules would refuse. A game module supplies drawBoard (and optionally preview, onEvents,
+// faceHelp); see static/js/games/c64-maze.js.
+
+import { fill, h } from "../ui.js";
+import { COLORS, FACE_NAMES, FACE_SHORT, SIDE_WORDS, capitalize, cellKey, dirToScreen, faceToDir, sameCell } from "./common.js";
+import { createGrid } from "./grid.js";
+import { createJoystick, faceIcon, faceLabel } from "./joystick.js";
+
+const VIEW_KEY = "arcade.c64.view";
+
+function canonicalCards(cards) {
+  return [...cards].sort((a, b) => a.card - b.card);
+}
+
+function sameIds(a, b) {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((x) => set.has(x));
+}
+
+export function createC64Table(root, ctx, game) {
+  const you = ctx.you ?? null;
+  let state = null;
+  let board = null;
+  let busy = false;
+  // Selection: take -> takeCards; return/play -> card (+ cell for a play that needs `next`).
+  let sel = { takeCards: [], card: null, cell: null, faces: {} };
+  let viewPref = localStorage.getItem(VIEW_KEY) || "north";
+
+  // ---------------------------------------------------------------- layout
+  const boardHost = h("div", { class: "c64-board-host" });
+  const viewButton = h("button", { type: "button", class: "ghost small", "data-testid": "toggle-view", onclick: toggleView });
+  const legend = h("span", { class: "board-legend" });
+  const boardWrap = h("div", { class: "c64-board-wrap panel" }, boardHost, h("div", { class: "c64-board-tools" }, legend, viewButton));
+  const controls = h("div", { class: "c64-controls" });
+  const table = h("div", { class: "c64-table", "data-testid": "c64-table" }, boardWrap, controls);
+  root.append(table);
+
+  const grid = createGrid(boardHost, { label: game.boardLabel || "C64 Board" });
+
+  let mine = null;
+  if (you !== null) {
+    const head = h("div", { class: "joy-head" });
+    const note = h("div", { class: "joy-note", "data-testid": "joy-note", "aria-live": "polite" });
+    const panel = h("section", { class: "panel joy-panel", "data-testid": "my-joystick", "aria-label": "Your joystick" }, head);
+    const widget = createJoystick(panel, { onCard: onCardClick, onSpace: onSpaceClick, testid: "joystick-mine" });
+    panel.append(note);
+    controls.append(panel);
+    mine = { panel, head, note, widget };
+  }
+  const chooserHost = h("div", { "data-testid": "chooser-host" });
+  controls.append(chooserHost);
+  const othersTitle = h("h3", {}, you === null ? "Joysticks" : "Other players");
+  const othersBox = h("div", { class: "others" });
+  controls.append(h("section", { "aria-label": "Other players' joysticks" }, othersTitle, othersBox));
+  const others = new Map(); // seat -> {panel, head, widget}
+
+  function onKey(event) {
+    if (event.key === "Escape" && (sel.card !== null || sel.takeCards.length)) {
+      clearSelection();
+      render();
+    }
+  }
+  root.addEventListener("keydown", onKey);
+
+  // ---------------------------------------------------------------- helpers
+  function player(seat) { return board?.players?.[seat] || null; }
+  function colorName(seat) { return player(seat)?.color || ["red", "green", "blue", "yellow"][seat] || "grey"; }
+  function colorCss(seat) { return COLORS[colorName(seat)] || "#bbb"; }
+  function seatName(seat) { return state?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`; }
+  function seatLabel(seat) { return `${capitalize(colorName(seat))} (${seatName(seat)})`; }
+  function playerNumber(seat) {
+    const index = (board?.order || []).indexOf(seat);
+    return index >= 0 ? index + 1 : null;
+  }
+  function viewSide() {
+    if (viewPref === "mine" && you !== null && player(you)?.side) return player(you).side;
+    return "S";
+  }
+  function arrowFor(seat) {
+    // Cards are seat-relative: draw each face's arrow the way it moves on the board as shown.
+    const side = player(seat)?.side || "S";
+    return (face) => dirToScreen(faceToDir(side, face), viewSide());
+  }
+
+  function legalMoves() { return (state && state.legal_moves) || []; }
+  function movesOf(type) { return legalMoves().filter((m) => m.type === type); }
+  function mode() {
+    if (movesOf("take").length) return "take";
+    if (movesOf("return").length) return "return";
+    if (movesOf("play").length) return "play";
+    return "idle";
+  }
+  function myJoystick() { return board?.joysticks?.[you] || null; }
+  function clearSelection() { sel = { takeCards: [], card: null, cell: null, faces: {} }; }
+
+  /** Keeps a selection across a patch (a simultaneous set-up) when it is still legal. */
+  function validateSelection() {
+    const m = mode();
+    if (m === "take") {
+      const options = movesOf("take");
+      sel.card = null; sel.cell = null;
+      sel.takeCards = sel.takeCards.filter((id) => options.some((o) => o.cards.some((c) => c.card === id)));
+      if (sel.takeCards.length === 2 && !options.some((o) => sameIds(o.cards.map((c) => c.card), sel.takeCards))) clearSelection();
+    } else if (m === "return" || m === "play") {
+      sel.takeCards = [];
+      const moves = movesOf(m);
+      if (sel.card !== null && !moves.some((mv) => mv.card === sel.card)) clearSelection();
+      if (sel.cell && !moves.some((mv) => mv.card === sel.card && sameCell(mv.to, sel.cell))) { sel.cell = null; sel.faces = {}; }
+      const cards = [...new Set(moves.map((mv) => mv.card))];
+      if (sel.card === null && cards.length === 1) sel.card = cards[0]; // one card: nothing to choose
+    } else {
+      clearSelection();
+    }
+  }
+
+  async function submit(move) {
+    busy = true;
+    render();
+    try {
+      await ctx.submit(move);
+      clearSelection();
+    } catch {
+      // The page shows the reason; start the choice over from the current state.
+      clearSelection();
+    } finally {
+      busy = false;
+      validateSelection();
+      render();
+    }
+  }
+
+  // ---------------------------------------------------------------- clicks
+  function onCardClick(cardId, place) {
+    if (busy) return;
+    const m = mode();
+    if (m === "take" && place === "grid") {
+      const options = movesOf("take");
+      if (sel.takeCards.includes(cardId)) {
+        sel.takeCards = sel.takeCards.filter((id) => id !== cardId);
+      } else if (sel.takeCards.length === 1 && options.some((o) => sameIds(o.cards.map((c) => c.card), [sel.takeCards[0], cardId]))) {
+        sel.takeCards = [sel.takeCards[0], cardId];
+      } else {
+        sel.takeCards = [cardId];
+      }
+      sel.faces = {};
+      if (sel.takeCards.length === 2) {
+        const first = options.find((o) => sameIds(o.cards.map((c) => c.card), sel.takeCards));
+        for (const c of first.cards) sel.faces[c.card] = c.face;
+      }
+    } else if ((m === "return" || m === "play") && place === "active") {
+      sel.card = sel.card === cardId ? null : cardId;
+      sel.cell = null;
+      sel.faces = {};
+    } else if (m === "play" && sel.cell && place === "grid") {
+      return; // choosing faces happens in the chooser
+    }
+    render();
+  }
+
+  function onSpaceClick(cell) {
+    if (busy || sel.card === null) return;
+    const m = mode();
+    const candidates = movesOf(m).filter((mv) => mv.card === sel.card && sameCell(mv.to, cell));
+    if (!candidates.length) return;
+    if (candidates.length === 1 && !candidates[0].next) {
+      submit(candidates[0]);
+      return;
+    }
+    sel.cell = cell;
+    sel.faces = {};
+    const withNext = candidates.find((c) => c.next) || candidates[0];
+    for (const c of withNext.next || []) sel.faces[c.card] = c.face;
+    render();
+  }
+
+  // ---------------------------------------------------------------- chooser
+  /** options: lists of {card, face}; the chooser only ever offers faces some option has. */
+  function renderChooser({ title, intro, options, confirmLabel, onConfirm }) {
+    const cardIds = options[0].map((c) => c.card);
+    const matches = (option) => option.every((c) => sel.faces[c.card] === c.face);
+    if (!options.some(matches)) for (const c of options[0]) sel.faces[c.card] = c.face;
+    const rows = cardIds.map((id) => {
+      const faces = [...new Set(options.map((o) => o.find((c) => c.card === id).face))];
+      const name = `${faces.map((f) => FACE_SHORT[f] || f).join("/").replace("L-Button/R-Button", "Buttons")} card`;
+      return h("div", { class: "ch-card", "data-card": id },
+        h("span", { class: "ch-label" }, name),
+        h("div", { class: "face-options", role: "group", "aria-label": `Face for the ${name}` },
+          faces.map((face) => h("button", {
+            type: "button", "data-testid": "face-option", "data-card": id, "data-face": face,
+            "aria-pressed": sel.faces[id] === face ? "true" : "false",
+            title: game.faceHelp ? game.faceHelp(face, player(you), board) : faceLabel(face),
+            onclick: () => {
+              sel.faces[id] = face;
+              if (!options.some(matches)) {
+                const fit = options.find((o) => o.find((c) => c.card === id).face === face);
+                if (fit) for (const c of fit) sel.faces[c.card] = c.face;
+              }
+              render();
+            },
+          }, h("span", { "aria-hidden": "true" }, faceIcon(face, arrowFor(you))), ` ${FACE_NAMES[face] || face}`)),
+        ),
+      );
+    });
+    const chosen = options.find(matches);
+    const help = game.faceHelp
+      ? h("p", { class: "small muted" }, cardIds.map((id) => `${FACE_NAMES[sel.faces[id]]}: ${game.faceHelp(sel.faces[id], player(you), board)}`).join(" · "))
+      : null;
+    chooserHost.replaceChildren(h("section", { class: "chooser", "data-testid": "face-chooser", "aria-label": title },
+      h("h3", {}, title),
+      intro ? h("p", { class: "small" }, intro) : null,
+      rows,
+      help,
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary", "data-testid": "confirm-move", disabled: busy || !chosen,
+          onclick: () => chosen && onConfirm(chosen) }, busy ? "Sending…" : confirmLabel),
+        h("button", { type: "button", class: "ghost", "data-testid": "cancel-move", disabled: busy,
+          onclick: () => { clearSelection(); render(); } }, "Cancel"),
+      ),
+    ));
+  }
+
+  // ---------------------------------------------------------------- rendering
+  function renderMine() {
+    if (!mine) return;
+    const joy = myJoystick();
+    const p = player(you);
+    const m = mode();
+    const legalCards = new Set();
+    const selectedCards = new Set();
+    const legalSpaces = new Set();
+    let note = "";
+
+    if (!busy && m === "take") {
+      const options = movesOf("take");
+      if (sel.takeCards.length === 0) {
+        for (const o of options) for (const c of o.cards) legalCards.add(c.card);
+        note = "Set-up: pick <strong>2 cards</strong> from one row or column of your grid.";
+      } else if (sel.takeCards.length === 1) {
+        for (const o of options) {
+          const ids = o.cards.map((c) => c.card);
+          if (ids.includes(sel.takeCards[0])) for (const id of ids) legalCards.add(id);
+        }
+        note = "Now a second card from the same row or column.";
+      } else {
+        note = "Choose a face for each card below, then take them.";
+      }
+      for (const id of sel.takeCards) selectedCards.add(id);
+    } else if (!busy && (m === "return" || m === "play")) {
+      const moves = movesOf(m);
+      for (const mv of moves) legalCards.add(mv.card);
+      if (sel.card !== null) {
+        selectedCards.add(sel.card);
+        if (!sel.cell) for (const mv of moves) if (mv.card === sel.card) legalSpaces.add(cellKey(mv.to));
+      }
+      if (m === "return") {
+        note = sel.card === null
+          ? "Set-up: choose the active card to <strong>put back</strong> (no action)."
+          : "Now click an empty space to put it back.";
+      } else if (sel.cell) {
+        note = "Your last active card: pick the faces of your next two cards.";
+      } else {
+        note = sel.card === null
+          ? "Your turn: click an <strong>active card</strong> to play."
+          : "Now click a highlighted empty space: the card goes there and its action happens.";
+      }
+      if (sel.cell) {
+        const candidate = moves.find((mv) => mv.card === sel.card && sameCell(mv.to, sel.cell) && mv.next);
+        for (const c of candidate?.next || []) selectedCards.add(c.card);
+      }
+    } else if (busy) {
+      note = "Sending your move…";
+    } else if (board?.phase === "setup") {
+      note = state?.active_seats?.includes(you) ? "" : "You're set. Waiting for the others to finish their set-up.";
+    } else if (board?.phase === "play") {
+      note = board.turn === you ? "" : `Waiting for ${seatLabel(board.turn)}.`;
+    }
+
+    mine.panel.dataset.mine = String(m !== "idle");
+    mine.panel.dataset.mode = m;
+    fill(mine.head,
+      h("span", { class: "swatch", style: { background: colorCss(you) }, "aria-hidden": "true" }),
+      h("span", { class: "j-title" }, "Your joystick"),
+      h("span", { class: "small muted" },
+        [capitalize(colorName(you)), playerNumber(you) ? `Player ${playerNumber(you)}` : null, p?.side ? `${SIDE_WORDS[p.side]} side` : null].filter(Boolean).join(" · ")),
+    );
+    mine.widget.update(joy, {
+      color: colorName(you), arrowFor: arrowFor(you), legalCards, selectedCards, legalSpaces,
+      chosenSpace: sel.cell ? cellKey(sel.cell) : null,
+      chosenCard: sel.cell ? (joy?.active || []).find((c) => c.id === sel.card) : null,
+      clickableCards: m === "take" && !busy ? new Set(movesOf("take").flatMap((o) => o.cards.map((c) => c.card))) : null,
+    });
+    mine.note.innerHTML = note;
+    mine.note.hidden = !note;
+
+    // The chooser, when a choice of faces is pending.
+    if (!busy && m === "take" && sel.takeCards.length === 2) {
+      const options = movesOf("take")
+        .filter((o) => sameIds(o.cards.map((c) => c.card), sel.takeCards))
+        .map((o) => canonicalCards(o.cards));
+      renderChooser({
+        title: "Take these cards", intro: "Each card can be flipped: choose the face it will have while active.",
+        options, confirmLabel: "Take cards",
+        onConfirm: (cards) => submit({ type: "take", cards }),
+      });
+    } else if (!busy && m === "play" && sel.cell) {
+      const candidates = movesOf("play").filter((mv) => mv.card === sel.card && sameCell(mv.to, sel.cell));
+      const options = candidates.filter((c) => c.next).map((c) => canonicalCards(c.next));
+      renderChooser({
+        title: "Your next two cards", intro: "That was your last active card: you take the other two cards of the crossing line. Choose their faces.",
+        options, confirmLabel: "Play card",
+        onConfirm: (next) => {
+          const move = candidates.find((c) => c.next && c.next.every((x) => next.some((y) => y.card === x.card && y.face === x.face)));
+          if (move) submit(move);
+        },
+      });
+    } else {
+      chooserHost.replaceChildren();
+    }
+
+    // Board preview of what the selected card will do.
+    let highlights = [];
+    if (m === "play" && sel.card !== null && game.preview) {
+      const card = (joy?.active || []).find((c) => c.id === sel.card);
+      if (card) highlights = game.preview(board, you, card.face) || [];
+    }
+    grid.setHighlights(highlights);
+  }
+
+  function renderOthers() {
+    const seats = (board?.joysticks || []).map((j, i) => (j && j.seat !== undefined ? j.seat : i)).filter((s) => s !== you);
+    for (const [seat, entry] of others) if (!seats.includes(seat)) { entry.panel.remove(); others.delete(seat); }
+    othersTitle.hidden = seats.length === 0;
+    for (const seat of seats) {
+      let entry = others.get(seat);
+      if (!entry) {
+        const head = h("div", { class: "joy-head" });
+        const panel = h("section", { class: "panel joy-panel", "data-testid": "other-joystick", "data-seat": seat }, head);
+        const widget = createJoystick(panel, { small: true, testid: `joystick-${seat}` });
+        othersBox.append(panel);
+        entry = { panel, head, widget };
+        others.set(seat, entry);
+      }
+      const p = player(seat);
+      const toMove = (state?.active_seats || []).includes(seat);
+      let tag = null;
+      if (board?.phase === "setup") {
+        tag = p?.ready ? h("span", { class: "ready-tag done" }, "ready") : h("span", { class: "ready-tag wait" }, "choosing…");
+      } else if (toMove && board?.phase === "play") {
+        tag = h("span", { class: "ready-tag wait" }, "to move");
+      }
+      entry.panel.dataset.mine = String(toMove);
+      fill(entry.head,
+        h("span", { class: "swatch", style: { background: colorCss(seat) }, "aria-hidden": "true" }),
+        h("span", { class: "j-title" }, seatLabel(seat)),
+        tag,
+      );
+      entry.widget.update(board.joysticks.find((j, i) => (j?.seat ?? i) === seat), { color: colorName(seat), arrowFor: arrowFor(seat) });
+    }
+  }
+
+  function render() {
+    if (!state) return;
+    renderMine();
+    renderOthers();
+    viewButton.textContent = viewSide() === "S" ? "Turn board to my side" : "North up";
+    viewButton.hidden = you === null || player(you)?.side === "S";
+    viewButton.setAttribute("aria-pressed", String(viewPref === "mine"));
+  }
+
+  function toggleView() {
+    viewPref = viewPref === "mine" ? "north" : "mine";
+    localStorage.setItem(VIEW_KEY, viewPref);
+    grid.setView(viewSide());
+    render();
+  }
+
+  // ---------------------------------------------------------------- API
+  function update(newState, events = []) {
+    state = newState;
+    board = newState.board || {};
+    root.dataset.version = String(newState.version ?? "");
+    root.dataset.you = you === null ? "" : String(you);
+    root.dataset.phase = board.phase || "";
+    if (grid.view !== viewSide()) grid.setView(viewSide());
+    game.drawBoard(grid, board, { you, state, colorCss, seatName, seatLabel, playerNumber });
+    legend.textContent = game.legend ? game.legend(board, { you, seatLabel }) : "";
+    if (events.length && game.onEvents) game.onEvents(grid, events, board);
+    if (!busy) validateSelection();
+    render();
+  }
+
+  function describeTurn(s) {
+    const b = s.board || {};
+    const active = s.active_seats || [];
+    const myMove = you !== null && active.includes(you) && (s.legal_moves || []).length > 0;
+    if (s.status === "finished" || b.phase === "over") return null;
+    if (b.phase === "setup") {
+      const waiting = active.filter((seat) => seat !== you).map(seatLabel);
+      if (myMove) {
+        const returning = myJoystick()?.must_return || movesOf("return").length > 0;
+        return {
+          mine: true,
+          title: returning ? "Your set-up: put one card back" : "Your set-up",
+          detail: returning
+            ? `You are Player ${playerNumber(you)}: you start with one active card, so return one of the two to an empty space (no action).`
+            : "Everyone sets up at the same time: take 2 cards from one row or column of your joystick and choose their faces.",
+        };
+      }
+      return {
+        mine: false,
+        title: waiting.length ? `Set-up: waiting for ${waiting.join(" and ")}` : "Set-up",
+        detail: you === null ? "Everyone sets up at the same time." : "You're ready. Everyone sets up at the same time; play starts with Player 1.",
+      };
+    }
+    if (myMove) {
+      return { mine: true, title: "Your turn", detail: "Play one of your active cards onto an empty space of your joystick." };
+    }
+    const seat = b.turn ?? active[0];
+    if (seat === undefined || seat === null) return { mine: false, title: "Waiting…" };
+    return {
+      mine: false,
+      title: you === null ? `${seatLabel(seat)} to move` : `Waiting for ${seatLabel(seat)}`,
+      color: colorCss(seat),
+    };
+  }
+
+  function seatInfo(seat) {
+    return { label: capitalize(colorName(seat)), color: colorCss(seat) };
+  }
+
+  return {
+    update,
+    describeTurn,
+    seatInfo,
+    grid,
+    destroy() {
+      root.removeEventListener("keydown", onKey);
+      grid.destroy();
+      table.remove();
+    },
+  };
+}

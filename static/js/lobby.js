@@ -1,0 +1,313 @@
+// The lobby page: who you are, a new-match form, and the live list of open lobbies.
+
+import { api, createPlayer, ensurePlayer, loadPlayer, renamePlayer, verifyPlayer } from "./api.js";
+import { renderOptionsForm } from "./schema-form.js";
+import { askName, clear, h, logoSvg, timeAgo, toast } from "./ui.js";
+
+const OPEN_POLL_MS = 3000;
+const LIVE_POLL_MS = 15000;
+
+const els = {
+  name: document.getElementById("player-name"),
+  editName: document.getElementById("edit-name"),
+  form: document.getElementById("new-match-form"),
+  cards: document.getElementById("game-cards"),
+  gamesStatus: document.getElementById("games-status"),
+  seats: document.getElementById("seat-picker"),
+  options: document.getElementById("options-form"),
+  create: document.getElementById("create-match"),
+  openList: document.getElementById("open-list"),
+  livePanel: document.getElementById("live-panel"),
+  liveList: document.getElementById("live-list"),
+};
+
+let games = [];
+let optionsForm = null;
+let player = loadPlayer();
+
+document.getElementById("brand-logo").replaceWith(logoSvg());
+
+function showName() {
+  els.name.textContent = player ? player.name : "guest";
+}
+
+function gameById(id) {
+  return games.find((g) => g.id === id);
+}
+
+function playersRange(game) {
+  if (!game) return "";
+  return game.min_players === game.max_players
+    ? `${game.min_players} players`
+    : `${game.min_players}–${game.max_players} players`;
+}
+
+// The stored guest is checked once against the server; everything that needs a player waits
+// for that check and then asks for a name at most once at a time.
+const verified = verifyPlayer().then((known) => { player = known; showName(); return known; });
+let asking = null;
+function whoAmI() {
+  if (!asking) {
+    asking = verified
+      .then(() => player || ensurePlayer(() => askName({ title: "Welcome to Arcade Night!" })))
+      .then((who) => { if (who) { player = who; showName(); } return who; })
+      .finally(() => { asking = null; });
+  }
+  return asking;
+}
+
+// ------------------------------------------------------------------ new match form
+function selectedGame() {
+  const checked = els.cards.querySelector("input[name=game]:checked");
+  return checked ? gameById(checked.value) : null;
+}
+
+function renderSeatPicker(game) {
+  const previous = Number(els.seats.querySelector("input:checked")?.value);
+  clear(els.seats);
+  if (!game) return;
+  const initial = previous >= game.min_players && previous <= game.max_players ? previous : game.min_players;
+  for (let n = game.min_players; n <= game.max_players; n += 1) {
+    const input = h("input", { type: "radio", name: "seats", value: n, "data-testid": `seats-${n}`, "aria-label": `${n} seats` });
+    input.checked = n === initial;
+    els.seats.append(h("label", {}, input, h("span", { "aria-hidden": "true" }, String(n))));
+  }
+}
+
+function onGameChosen() {
+  const game = selectedGame();
+  renderSeatPicker(game);
+  optionsForm = renderOptionsForm(els.options, game ? game.options_schema : null);
+  els.create.disabled = !game;
+}
+
+function cardArt(game) {
+  // A tiny 8x8 "screen" in the game's spirit; deterministic per game id.
+  let seed = [...game.id].reduce((acc, ch) => (acc * 31 + ch.charCodeAt(0)) >>> 0, 7);
+  const cells = [];
+  for (let i = 0; i < 24; i += 1) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    cells.push(((seed >>> 16) % 7) === 0 ? 1 : 0);
+  }
+  const ns = "http://www.w3.org/2000/svg";
+  const art = document.createElementNS(ns, "svg");
+  art.setAttribute("viewBox", "0 0 24 8");
+  art.setAttribute("class", "card-art");
+  art.setAttribute("aria-hidden", "true");
+  art.setAttribute("shape-rendering", "crispEdges");
+  cells.forEach((on, i) => {
+    const rect = document.createElementNS(ns, "rect");
+    rect.setAttribute("x", String((i % 12) * 2));
+    rect.setAttribute("y", String(Math.floor(i / 12) * 4));
+    rect.setAttribute("width", "2");
+    rect.setAttribute("height", "4");
+    rect.setAttribute("fill", on ? "#8c86cc" : (i % 2 ? "#2b2578" : "#241f68"));
+    art.append(rect);
+  });
+  const colours = ["#e9564b", "#5b8cff", "#53c35c", "#f2cf3a"];
+  for (let p = 0; p < Math.min(4, game.max_players); p += 1) {
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", String([1, 23, 23, 1][p]));
+    dot.setAttribute("cy", String([7, 1, 7, 1][p]));
+    dot.setAttribute("r", "0.9");
+    dot.setAttribute("fill", colours[p]);
+    art.append(dot);
+  }
+  return art;
+}
+
+function renderGames() {
+  for (const node of [...els.cards.children]) if (node.tagName !== "LEGEND") node.remove();
+  if (!games.length) {
+    els.gamesStatus.textContent = "No games are installed on this server yet.";
+    return;
+  }
+  els.gamesStatus.textContent = "";
+  els.gamesStatus.hidden = true;
+  games.forEach((game, index) => {
+    const input = h("input", {
+      type: "radio", name: "game", value: game.id, id: `game-${game.id}`,
+      "data-testid": `game-card-${game.id}`, "aria-describedby": `game-${game.id}-meta`,
+      onchange: onGameChosen,
+    });
+    input.checked = index === 0;
+    els.cards.append(
+      h("div", { class: "game-card" },
+        input,
+        h("label", { class: "card-body", for: `game-${game.id}` },
+          cardArt(game),
+          h("span", { class: "card-title" }, game.title),
+          h("span", { class: "card-meta", id: `game-${game.id}-meta` }, playersRange(game)),
+        ),
+      ),
+    );
+  });
+  onGameChosen();
+}
+
+async function loadGames() {
+  try {
+    games = await api("GET", "/games", undefined, { auth: false });
+    renderGames();
+  } catch (error) {
+    els.gamesStatus.textContent = `Could not load the games: ${error.message}`;
+    setTimeout(loadGames, 4000);
+  }
+}
+
+els.form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const game = selectedGame();
+  if (!game) return;
+  const seats = Number(els.seats.querySelector("input:checked")?.value || game.min_players);
+  els.create.disabled = true;
+  const label = els.create.textContent;
+  els.create.textContent = "Creating…";
+  try {
+    if (!(await whoAmI())) return;
+    const summary = await api("POST", "/matches", { game: game.id, options: optionsForm ? optionsForm.values() : {}, seats });
+    window.location.assign(`/match/${encodeURIComponent(summary.id)}`);
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not create the match" });
+  } finally {
+    els.create.disabled = false;
+    els.create.textContent = label;
+  }
+});
+
+els.editName.addEventListener("click", async () => {
+  const name = await askName({ title: "Change your name", initial: player?.name, confirm: "Save", cancellable: true });
+  if (!name || name === player?.name) return;
+  try {
+    player = player ? await renamePlayer(name) : await createPlayer(name);
+    showName();
+    toast(`You are now ${player.name}.`, { kind: "ok" });
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not change your name" });
+  }
+});
+
+// ------------------------------------------------------------------ match lists
+function seatDots(summary) {
+  return h("span", { class: "seat-dots", "aria-hidden": "true" },
+    summary.seats.map((s) => h("i", { class: s.player_id ? "taken" : "" })));
+}
+
+function hostName(summary) {
+  if (summary.host_name) return summary.host_name;
+  const seat = summary.seats.find((s) => s.player_id && s.player_id === summary.host);
+  return seat ? seat.name : "someone";
+}
+
+function amSeated(summary) {
+  return Boolean(player && summary.seats.some((s) => s.player_id === player.id));
+}
+
+async function joinMatch(summary, button) {
+  button.disabled = true;
+  try {
+    if (!(await whoAmI())) return;
+    if (!amSeated(summary)) await api("POST", `/matches/${encodeURIComponent(summary.id)}/join`, {});
+    window.location.assign(`/match/${encodeURIComponent(summary.id)}`);
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not join" });
+    refreshOpen();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function matchRow(summary, kind) {
+  const taken = summary.seats.filter((s) => s.player_id).length;
+  const total = summary.seats.length;
+  const title = summary.title || gameById(summary.game)?.title || summary.game;
+  const mine = amSeated(summary);
+  let action;
+  if (kind === "open") {
+    action = mine
+      ? h("a", { class: "button", href: `/match/${encodeURIComponent(summary.id)}`, "data-testid": "open-match" }, "Open")
+      : taken >= total
+        ? h("button", { type: "button", disabled: true, "data-testid": "match-full" }, "Full")
+        : h("button", { type: "button", class: "primary", "data-testid": "join-match",
+          "aria-label": `Join ${title} hosted by ${hostName(summary)}`,
+          onclick: (e) => joinMatch(summary, e.currentTarget) }, "Join");
+  } else {
+    action = h("a", { class: "button" + (mine ? " primary" : ""), href: `/match/${encodeURIComponent(summary.id)}`,
+      "data-testid": mine ? "resume-match" : "watch-match" }, mine ? "Resume" : "Watch");
+  }
+  const meta = kind === "open"
+    ? [seatDots(summary), `${taken}/${total} seats · host ${hostName(summary)}`, summary.created_at ? ` · ${timeAgo(summary.created_at)}` : ""]
+    : [summary.seats.map((s) => s.name).filter(Boolean).join(" vs ")];
+  return h("li", { class: "match-row", "data-testid": "match-row", "data-match-id": summary.id },
+    h("div", {},
+      h("div", { class: "m-title" }, title, mine ? h("span", { class: "tag", style: { marginLeft: ".5rem" } }, "you're in") : null),
+      h("div", { class: "m-meta" }, meta),
+    ),
+    action,
+  );
+}
+
+function listOf(data) {
+  if (Array.isArray(data)) return data;
+  return (data && data.matches) || [];
+}
+
+let openController = null;
+async function refreshOpen() {
+  if (openController) openController.abort();
+  openController = new AbortController();
+  try {
+    const data = await api("GET", "/matches?status=open", undefined, { signal: openController.signal });
+    const matches = listOf(data).sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
+    clear(els.openList);
+    els.openList.setAttribute("aria-busy", "false");
+    if (!matches.length) {
+      els.openList.append(h("li", { class: "empty-state", "data-testid": "no-open-matches" },
+        h("strong", {}, "No open tables right now."),
+        "Start one on the left and send the link to your friends."));
+    } else {
+      for (const summary of matches) els.openList.append(matchRow(summary, "open"));
+    }
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    if (!els.openList.children.length) {
+      els.openList.append(h("li", { class: "empty-state" }, h("strong", {}, "Cannot reach the server."), "Retrying…"));
+    }
+  }
+}
+
+async function refreshLive() {
+  try {
+    const matches = listOf(await api("GET", "/matches?status=active"));
+    // Your own matches first, then a few others to watch.
+    matches.sort((a, b) => Number(amSeated(b)) - Number(amSeated(a)));
+    const shown = matches.slice(0, 8);
+    clear(els.liveList);
+    for (const summary of shown) els.liveList.append(matchRow(summary, "live"));
+    els.livePanel.hidden = shown.length === 0;
+  } catch {
+    /* the open list shows connection trouble; this panel just stays as it was */
+  }
+}
+
+function poll(fn, ms) {
+  fn();
+  setInterval(() => { if (!document.hidden) fn(); }, ms);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) { refreshOpen(); refreshLive(); }
+});
+window.addEventListener("arcade:player", () => {
+  player = loadPlayer();
+  showName();
+});
+
+// ------------------------------------------------------------------ start
+showName();
+loadGames();
+poll(refreshOpen, OPEN_POLL_MS);
+poll(refreshLive, LIVE_POLL_MS);
+verified.then((known) => {
+  if (!known) whoAmI().catch((error) => toast(error.message, { kind: "error" }));
+});

@@ -1,0 +1,530 @@
+// The match page (/match/{id}): the lobby while the match is open, then the live table.
+// State arrives as a snapshot plus gapless patches over the socket (socket.js); the game's
+// renderer (static/js/games/<game>.js) draws it and submits moves through `ctx.submit`.
+
+import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, verifyPlayer } from "./api.js";
+import { MatchSocket } from "./socket.js";
+import { askName, clear, clockTime, copyText, fill, h, logoSvg, toast } from "./ui.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const MAX_LOG = 400;
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  name: $("player-name"), spectatorTag: $("spectator-tag"), title: $("match-title"), status: $("status-tag"),
+  conn: $("conn"), reconnect: $("reconnect-banner"), notFound: $("not-found"), notFoundText: $("not-found-text"),
+  layout: $("match-layout"), lobby: $("lobby-view"), seatList: $("seat-list"), lobbyHint: $("lobby-hint"),
+  start: $("start-match"), invite: $("invite-link"), copy: $("copy-invite"), about: $("about-game"),
+  game: $("game-view"), gameover: $("gameover"), turn: $("turn"), moveError: $("move-error"), gameRoot: $("game-root"),
+  playersPanel: $("players-panel"), players: $("players-list"), spectators: $("spectators"),
+  logPanel: $("log-panel"), log: $("event-log"), chat: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
+};
+$("brand-logo").replaceWith(logoSvg());
+
+let player = loadPlayer();
+let games = [];
+let summary = null;
+let socket = null;
+let state = null;
+let presence = null;
+let renderer = null;
+let rendererGame = null;
+let rendererLoading = null;
+let snapshotTimer = null;
+const loggedSeqs = new Set();
+
+// ------------------------------------------------------------------ identity
+function showName() {
+  els.name.textContent = player ? player.name : "guest";
+}
+
+let asking = null;
+/** The guest, creating one (asking for a name) when needed; the socket then says hello again. */
+function ensureGuest(reason) {
+  if (player) return Promise.resolve(player);
+  if (!asking) {
+    asking = askName({ title: "Join the table", intro: reason, cancellable: true })
+      .then(async (name) => {
+        if (!name) return null;
+        player = await createPlayer(name);
+        showName();
+        socket?.setToken(player.token);
+        return player;
+      })
+      .finally(() => { asking = null; });
+  }
+  return asking;
+}
+
+// ------------------------------------------------------------------ helpers
+function gameMeta() {
+  return games.find((g) => g.id === (summary?.game || state?.game)) || null;
+}
+
+function gameTitle() {
+  return summary?.title || gameMeta()?.title || summary?.game || state?.game || "Match";
+}
+
+function mySeat() {
+  if (state && state.you !== undefined && state.you !== null) return state.you;
+  const seat = summary?.seats?.find((s) => player && s.player_id === player.id);
+  return seat ? seat.seat : null;
+}
+
+function seatName(seat) {
+  return state?.seats?.find((s) => s.seat === seat)?.name
+    || summary?.seats?.find((s) => s.seat === seat)?.name
+    || `Seat ${seat + 1}`;
+}
+
+function seatInfo(seat) {
+  const info = renderer?.seatInfo?.(seat);
+  return info || { label: `Seat ${seat + 1}`, color: "var(--accent)" };
+}
+
+function seatLabel(seat) {
+  const info = renderer?.seatInfo?.(seat);
+  return info ? `${info.label} (${seatName(seat)})` : seatName(seat);
+}
+
+function isOnline(seat) {
+  const fromPresence = presence?.seats?.find((s) => s.seat === seat);
+  if (fromPresence) return Boolean(fromPresence.online);
+  return Boolean(summary?.seats?.find((s) => s.seat === seat)?.online);
+}
+
+function setStatusTag(status) {
+  const words = { open: "lobby", active: "playing", finished: "finished", abandoned: "abandoned" };
+  els.status.textContent = words[status] || status || "";
+  els.status.hidden = !status;
+}
+
+function updateDocumentTitle() {
+  const mine = state && renderer && els.turn.dataset.mine === "true";
+  document.title = `${mine ? "● Your turn · " : ""}${gameTitle()} · Arcade Night`;
+}
+
+// ------------------------------------------------------------------ lobby view
+function applySummary(next) {
+  if (!next) return;
+  summary = next;
+  els.title.textContent = gameTitle();
+  setStatusTag(state?.status === "finished" ? "finished" : summary.status);
+  els.layout.hidden = false;
+  if (summary.status === "open") {
+    els.lobby.hidden = false;
+    els.game.hidden = true;
+    renderLobby();
+  } else {
+    els.lobby.hidden = true;
+    els.game.hidden = false;
+    if (!state) {
+      // The socket delivers the snapshot; if it does not come quickly, ask for it.
+      clearTimeout(snapshotTimer);
+      snapshotTimer = setTimeout(() => { if (!state) socket?.sync(); }, 1500);
+      if (summary.status === "abandoned") {
+        els.turn.hidden = false;
+        els.turn.replaceChildren(h("span", { class: "b-title" }, "This match was abandoned."));
+      }
+    }
+  }
+  updateDocumentTitle();
+}
+
+function renderLobby() {
+  const meta = gameMeta();
+  const me = player?.id;
+  const seated = summary.seats.some((s) => me && s.player_id === me);
+  const taken = summary.seats.filter((s) => s.player_id).length;
+  const isHost = Boolean(me && summary.host === me);
+  clear(els.seatList);
+  for (const seat of summary.seats) {
+    const mine = me && seat.player_id === me;
+    const empty = !seat.player_id;
+    let action = null;
+    if (empty && !seated) {
+      action = h("button", { type: "button", class: "primary small", "data-testid": `take-seat-${seat.seat}`,
+        onclick: (e) => takeSeat(seat.seat, e.currentTarget) }, `Take seat ${seat.seat + 1}`);
+    } else if (mine) {
+      action = h("button", { type: "button", class: "danger small", "data-testid": "leave-seat",
+        onclick: (e) => leaveSeat(e.currentTarget) }, "Leave");
+    }
+    els.seatList.append(h("li", { class: `seat-item${empty ? " empty" : ""}${mine ? " me" : ""}`, "data-testid": "seat", "data-seat": seat.seat },
+      h("span", { class: "seat-no" }, `SEAT ${seat.seat + 1}`),
+      empty ? null : h("span", { class: `online-dot${isOnline(seat.seat) ? " on" : ""}`, title: isOnline(seat.seat) ? "online" : "offline",
+        "aria-label": isOnline(seat.seat) ? "online" : "offline", role: "img" }),
+      h("span", { class: "seat-name" }, empty ? "Empty seat" : seat.name),
+      seat.player_id && seat.player_id === summary.host ? h("span", { class: "tag" }, "host") : null,
+      mine ? h("span", { class: "tag" }, "you") : null,
+      action,
+    ));
+  }
+  const min = meta?.min_players ?? 1;
+  const max = meta?.max_players ?? summary.seats.length;
+  const legal = taken >= min && taken <= max;
+  const hostSeat = summary.seats.find((s) => s.player_id === summary.host);
+  let hint;
+  if (isHost) {
+    hint = legal
+      ? `${taken} of ${summary.seats.length} seats taken. Start when everyone is here.`
+      : `${taken} of ${summary.seats.length} seats taken: ${gameTitle()} needs at least ${min} players.`;
+  } else if (seated) {
+    hint = `You're in! Waiting for ${hostSeat?.name || "the host"} to start the match.`;
+  } else if (taken >= summary.seats.length) {
+    hint = "This table is full. You can watch once the match starts.";
+  } else {
+    hint = "Take a free seat to play.";
+  }
+  els.lobbyHint.textContent = hint;
+  els.start.hidden = !isHost;
+  els.start.disabled = !legal;
+  els.start.title = legal ? "" : `Needs ${min}–${max} players`;
+  els.invite.value = `${location.origin}/match/${encodeURIComponent(summary.id)}`;
+  fill(els.about,
+    h("p", {}, `${gameTitle()} · ${meta ? (meta.min_players === meta.max_players ? `${meta.min_players}` : `${meta.min_players}–${meta.max_players}`) : "?"} players.`),
+    summary.game?.startsWith("c64-")
+      ? h("p", { class: "muted" }, "Everyone has a 3×3 joystick of cards. Each turn you play one active card into an empty space and do what it shows: move, or press a button. Reach your opposite corner first!")
+      : null,
+    Object.keys(summary.options || {}).length
+      ? h("p", { class: "muted" }, `Options: ${Object.entries(summary.options).map(([k, v]) => `${k.replace(/_/g, " ")} = ${v}`).join(", ")}`)
+      : h("p", { class: "muted" }, "Standard rules."),
+  );
+}
+
+async function takeSeat(seat, button) {
+  button.disabled = true;
+  try {
+    if (!(await ensureGuest("Pick a name, then you're in."))) return;
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/join`, { seat }));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not take the seat" });
+    refreshSummary();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function leaveSeat(button) {
+  button.disabled = true;
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/leave`, {}));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not leave" });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+els.start.addEventListener("click", async () => {
+  els.start.disabled = true;
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/start`, {}));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not start" });
+    renderLobby();
+  }
+});
+
+els.copy.addEventListener("click", async () => {
+  const ok = await copyText(els.invite.value);
+  els.copy.textContent = ok ? "Copied!" : "Copy failed";
+  if (!ok) { els.invite.focus(); els.invite.select(); }
+  setTimeout(() => { els.copy.textContent = "Copy link"; }, 1800);
+});
+els.invite.addEventListener("focus", () => els.invite.select());
+
+async function refreshSummary() {
+  try {
+    applySummary(await api("GET", `/matches/${encodeURIComponent(matchId)}`));
+  } catch { /* the socket keeps us current anyway */ }
+}
+
+// ------------------------------------------------------------------ game view
+async function ensureRenderer(game, you) {
+  // One renderer per game and identity (a spectator who becomes a player gets a new one).
+  const key = `${game}|${you}`;
+  if (renderer && rendererGame === key) return renderer;
+  if (rendererLoading && rendererGame === key) return rendererLoading;
+  rendererGame = key;
+  rendererLoading = (async () => {
+    renderer?.destroy();
+    renderer = null;
+    clear(els.gameRoot);
+    const ctx = { submit, you };
+    try {
+      const module = await import(`/static/js/games/${encodeURIComponent(game)}.js`);
+      renderer = module.createRenderer(els.gameRoot, ctx);
+    } catch (error) {
+      console.error(error);
+      renderer = fallbackRenderer(els.gameRoot, game);
+    }
+    return renderer;
+  })();
+  return rendererLoading;
+}
+
+function fallbackRenderer(root, game) {
+  const pre = h("pre", { class: "panel small", style: { overflow: "auto" } });
+  root.append(h("p", { class: "muted" }, `There is no board for “${game}” in this version of the site yet; here is the raw state.`), pre);
+  return { update(s) { pre.textContent = JSON.stringify(s.board, null, 2); }, destroy() { root.replaceChildren(); } };
+}
+
+let pendingEvents = [];
+async function showState(next, events) {
+  state = next;
+  pendingEvents.push(...(events || []));
+  els.layout.hidden = false;
+  els.lobby.hidden = true;
+  els.game.hidden = false;
+  els.playersPanel.hidden = false;
+  els.logPanel.hidden = false;
+  els.spectatorTag.hidden = state.you !== null && state.you !== undefined;
+  if (summary && summary.status === "open") summary.status = state.status;
+  setStatusTag(state.status);
+  const r = await ensureRenderer(state.game, state.you ?? null);
+  if (state !== next) return; // a newer state arrived while the renderer loaded; it renders
+  const batch = pendingEvents;
+  pendingEvents = [];
+  r.update(state, batch);
+  renderTurn();
+  renderGameOver();
+  renderPlayers();
+  updateDocumentTitle();
+}
+
+function defaultTurn(s) {
+  const active = s.active_seats || [];
+  if (s.you !== null && active.includes(s.you) && (s.legal_moves || []).length) return { mine: true, title: "Your turn" };
+  if (!active.length) return null;
+  const names = active.filter((seat) => seat !== s.you).map(seatLabel);
+  if (s.you !== null && active.includes(s.you)) return { mine: false, title: `Waiting for ${names.join(" and ") || "the others"}` };
+  return { mine: false, title: s.you === null ? `${names.join(" and ")} to move` : `Waiting for ${names.join(" and ")}` };
+}
+
+function renderTurn() {
+  if (!state) return;
+  const over = state.status === "finished" || Boolean(state.outcome);
+  const d = over ? null : (renderer?.describeTurn ? renderer.describeTurn(state) : defaultTurn(state));
+  els.turn.hidden = !d;
+  if (!d) { els.turn.dataset.mine = "false"; return; }
+  els.turn.dataset.mine = String(Boolean(d.mine));
+  fill(els.turn,
+    d.color && !d.mine ? h("span", { class: "swatch", style: { background: d.color }, "aria-hidden": "true" }) : null,
+    h("span", { class: "b-title", "data-testid": "turn-title" }, d.title),
+    d.detail ? h("span", { class: "b-detail" }, d.detail) : null,
+  );
+}
+
+function renderGameOver() {
+  const outcome = state?.outcome;
+  if (!outcome) { els.gameover.hidden = true; return; }
+  const winners = outcome.winners || [];
+  const youWon = state.you !== null && winners.includes(state.you);
+  let title;
+  if (youWon && winners.length === 1) title = "You win!";
+  else if (youWon) title = `Shared win: ${winners.map(seatLabel).join(" & ")}`;
+  else if (winners.length === 1) title = `${seatLabel(winners[0])} wins!`;
+  else if (winners.length) title = `${winners.map(seatLabel).join(" & ")} win!`;
+  else title = "Game over: nobody wins";
+  const scores = outcome.scores
+    ? Object.entries(outcome.scores).map(([seat, score]) => `${seatLabel(Number(seat))}: ${score}`).join(" · ")
+    : "";
+  els.gameover.dataset.youWon = String(youWon);
+  els.gameover.hidden = false;
+  fill(els.gameover,
+    h("span", { class: "b-title", "data-testid": "winner" }, title),
+    h("a", { class: "button small", href: "/", style: { marginLeft: "auto" } }, "New match"),
+    h("span", { class: "b-detail" }, [outcome.reason, scores].filter(Boolean).join(" · ")),
+  );
+}
+
+function renderPlayers() {
+  const seats = state?.seats || [];
+  const active = state?.active_seats || [];
+  const finished = state?.status === "finished";
+  clear(els.players);
+  for (const seat of seats) {
+    const info = seatInfo(seat.seat);
+    const online = isOnline(seat.seat);
+    els.players.append(h("li", { "data-testid": "player", "data-seat": seat.seat },
+      h("span", { class: `online-dot${online ? " on" : ""}`, role: "img", "aria-label": online ? "online" : "offline", title: online ? "online" : "offline" }),
+      h("span", { class: "swatch", style: { background: info.color, width: "12px", height: "12px", borderRadius: "3px", display: "inline-block" }, "aria-hidden": "true" }),
+      h("span", { class: "p-name" }, `${info.label}: ${seat.name || "?"}`, seat.seat === state.you ? " (you)" : ""),
+      !finished && active.includes(seat.seat) ? h("span", { class: "to-move" }, "to move") : null,
+    ));
+  }
+  const watching = presence?.spectators ?? 0;
+  els.spectators.textContent = watching ? `${watching} watching` : "";
+}
+
+// ------------------------------------------------------------------ moves
+function showMoveError(message) {
+  els.moveError.hidden = false;
+  fill(els.moveError,
+    h("span", { class: "b-title", style: { color: "var(--danger)" } }, "Move refused"),
+    h("span", { class: "b-detail", "data-testid": "move-error-text", style: { color: "var(--text)" } }, message),
+  );
+}
+
+function submit(move) {
+  if (!socket) return Promise.reject(new Error("Not connected"));
+  els.moveError.hidden = true;
+  return socket.submitMove(move).catch((error) => {
+    toast(error.message, { kind: "error", title: "Move refused" });
+    showMoveError(error.message);
+    throw error;
+  });
+}
+
+// ------------------------------------------------------------------ event log
+function logEntry(seq, event, fresh) {
+  const seat = event.seat ?? null;
+  const info = seat !== null ? seatInfo(seat) : null;
+  return h("li", { "data-testid": "log-entry", "data-seq": seq, "data-type": event.type || "", class: fresh ? "fresh" : "" },
+    h("span", { class: "seq", "aria-hidden": "true" }, `#${seq}`),
+    info ? h("span", { class: "swatch", style: { background: info.color }, "aria-hidden": "true" }) : null,
+    h("span", { class: "text" }, event.text || describeEvent(event)),
+  );
+}
+
+function describeEvent(event) {
+  const who = event.seat !== undefined && event.seat !== null ? seatLabel(event.seat) : "Someone";
+  return `${who}: ${String(event.type || "move").replace(/_/g, " ")}`;
+}
+
+function addToLog(seq, events, { fresh = false } = {}) {
+  if (loggedSeqs.has(seq)) return;
+  loggedSeqs.add(seq);
+  const list = events && events.length ? events : [];
+  if (!list.length) return;
+  const nearBottom = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 40;
+  const items = list.map((event) => logEntry(seq, event, fresh));
+  // Keep the log ordered by version even when history arrives after live patches.
+  const after = [...els.log.children].find((li) => Number(li.dataset.seq) > seq);
+  for (const item of items) els.log.insertBefore(item, after || null);
+  while (els.log.children.length > MAX_LOG) els.log.firstElementChild.remove();
+  if (nearBottom || !after) els.log.scrollTop = els.log.scrollHeight;
+}
+
+let logFetching = false;
+/** Fills the log from GET /log: on the first snapshot, and after a reconnect missed moves. */
+async function loadLog(upTo) {
+  const known = loggedSeqs.size ? Math.max(...loggedSeqs) : 0;
+  if (logFetching || (upTo !== undefined && upTo <= known && loggedSeqs.size >= known)) return;
+  logFetching = true;
+  try {
+    const data = await api("GET", `/matches/${encodeURIComponent(matchId)}/log`);
+    for (const move of data.moves || []) addToLog(move.seq, move.events);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) setTimeout(() => loadLog(upTo), 3000);
+  } finally {
+    logFetching = false;
+  }
+}
+
+// ------------------------------------------------------------------ chat
+const chatSeen = new Set();
+function addChat(msg) {
+  // A reconnect replays the recent chat; show each message once.
+  const key = `${msg.at}|${msg.seat}|${msg.name}|${msg.text}`;
+  if (msg.at && chatSeen.has(key)) return;
+  chatSeen.add(key);
+  const nearBottom = els.chat.scrollHeight - els.chat.scrollTop - els.chat.clientHeight < 40;
+  const color = msg.seat !== undefined && msg.seat !== null && state ? seatInfo(msg.seat).color : "var(--accent-strong)";
+  els.chat.append(h("li", { "data-testid": "chat-message" },
+    h("span", { class: "who", style: { color } }, `${msg.name || "?"}:`),
+    h("span", {}, msg.text),
+    h("span", { class: "muted small" }, ` ${clockTime(msg.at)}`),
+  ));
+  while (els.chat.children.length > 200) els.chat.firstElementChild.remove();
+  if (nearBottom) els.chat.scrollTop = els.chat.scrollHeight;
+}
+
+els.chatForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = els.chatInput.value.trim();
+  if (!text || !socket) return;
+  socket.chat(text);
+  els.chatInput.value = "";
+});
+
+// ------------------------------------------------------------------ connection
+function onStatus(status, detail) {
+  els.conn.dataset.state = status;
+  els.conn.textContent = {
+    connecting: "Connecting…", open: "Live", reconnecting: "Reconnecting…", closed: "Offline",
+  }[status] || status;
+  els.reconnect.hidden = status !== "reconnecting";
+  if (status === "closed" && detail) toast(detail, { kind: "error", title: "Disconnected" });
+}
+
+function connect() {
+  socket = new MatchSocket(matchId, {
+    token: player?.token || null,
+    onStatus,
+    onLobby: (match) => applySummary(match),
+    onSnapshot: (snap) => {
+      clearTimeout(snapshotTimer);
+      els.moveError.hidden = true;
+      showState(snap, []);
+      loadLog(snap.version ?? 0);
+    },
+    onPatch: (next, events, version) => {
+      if (events.length) els.moveError.hidden = true;
+      addToLog(version, events, { fresh: true });
+      showState(next, events);
+    },
+    onPresence: (msg) => {
+      presence = msg;
+      if (summary?.status === "open" && !state) renderLobby();
+      else renderPlayers();
+    },
+    onChat: addChat,
+    onUnauthorized: () => {
+      forgetPlayer();
+      player = null;
+      showName();
+      toast("Your guest pass expired on this server; you are watching. Take a seat to get a new one.", { kind: "error" });
+    },
+    onError: (msg) => toast(msg.message || msg.code, { kind: "error" }),
+  });
+  socket.connect();
+}
+
+// A console hook for the curious (and for tests): arcade.submit({...}) sends a raw move.
+window.arcade = {
+  submit: (move) => submit(move),
+  get state() { return state; },
+  get version() { return socket?.version ?? null; },
+};
+
+// ------------------------------------------------------------------ start
+async function main() {
+  showName();
+  if (!matchId) {
+    els.notFound.hidden = false;
+    els.title.textContent = "No match";
+    return;
+  }
+  const [known, gameList] = await Promise.all([
+    verifyPlayer(),
+    api("GET", "/games", undefined, { auth: false }).catch(() => []),
+  ]);
+  player = known;
+  games = gameList || [];
+  showName();
+  try {
+    applySummary(await api("GET", `/matches/${encodeURIComponent(matchId)}`));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      els.notFound.hidden = false;
+      els.title.textContent = "Match not found";
+      els.conn.hidden = true;
+      return;
+    }
+    toast(error.message, { kind: "error", title: "Could not load the match" });
+  }
+  connect();
+}
+
+main();

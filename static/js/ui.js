@@ -1,0 +1,180 @@
+// Small DOM helpers shared by every page: element builder, toasts, the name dialog, clipboard.
+
+import { randomName } from "./names.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.setAttribute("class", value);
+    else if (key === "text") node.textContent = value;
+    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** h("button", {class: "primary", onclick}, "Start") */
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  return append(node, children);
+}
+
+/** svg("rect", {x: 0, y: 0}) */
+export function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  return append(node, children);
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+/** Replaces a node's children; like replaceChildren but skipping null/false children. */
+export function fill(node, ...children) {
+  clear(node);
+  return append(node, children);
+}
+
+// ---------------------------------------------------------------- toasts
+function toastRegion() {
+  let region = document.getElementById("toasts");
+  if (!region) {
+    region = h("div", { id: "toasts", class: "toasts", "aria-live": "polite" });
+    document.body.append(region);
+  }
+  return region;
+}
+
+/** Shows a short message at the bottom; errors stay longer and are announced assertively. */
+export function toast(message, { kind = "info", title, timeout } = {}) {
+  const region = toastRegion();
+  const item = h(
+    "div",
+    {
+      class: `toast ${kind}`,
+      role: kind === "error" ? "alert" : "status",
+      "data-testid": kind === "error" ? "toast-error" : "toast",
+    },
+    h("span", { class: "toast-text" }, title ? h("span", { class: "toast-title" }, title) : null, message),
+    h("button", { type: "button", "aria-label": "Dismiss", onclick: () => item.remove() }, "✕"),
+  );
+  region.append(item);
+  while (region.children.length > 4) region.firstElementChild.remove();
+  const ms = timeout ?? (kind === "error" ? 7000 : 3500);
+  if (ms > 0) setTimeout(() => item.remove(), ms);
+  return item;
+}
+
+// ---------------------------------------------------------------- name dialog
+/**
+ * Asks for a display name (prefilled with a fun random one). Resolves to the trimmed name,
+ * or null when the visitor cancels (only offered when `cancellable`).
+ */
+export function askName({ title = "Who's playing?", intro, initial, confirm = "Let's play", cancellable = false } = {}) {
+  return new Promise((resolve) => {
+    const input = h("input", {
+      type: "text", id: "name-input", name: "name", maxlength: 32, required: true,
+      autocomplete: "nickname", "data-testid": "name-input", spellcheck: "false",
+    });
+    input.value = initial || randomName();
+    const reroll = h("button", {
+      type: "button", class: "ghost icon", title: "Roll a random name", "aria-label": "Roll a random name",
+      "data-testid": "name-reroll", onclick: () => { input.value = randomName(); input.focus(); input.select(); },
+    }, "🎲");
+    const error = h("p", { class: "small", style: { color: "var(--danger)" }, role: "alert", hidden: true });
+    const form = h("form", { method: "dialog" },
+      h("h2", { id: "name-dialog-title" }, title),
+      h("p", { class: "muted small" }, intro || "Pick a name your friends will recognise. No sign-up: you are a guest on this browser."),
+      h("div", { class: "field" },
+        h("label", { for: "name-input" }, "Your name"),
+        h("div", { class: "row" }, h("div", { class: "grow" }, input), reroll),
+      ),
+      error,
+      h("div", { class: "actions" },
+        cancellable ? h("button", { type: "button", class: "ghost", value: "cancel", "data-testid": "name-cancel",
+          onclick: () => { dialog.close(); } }, "Cancel") : null,
+        h("button", { type: "submit", class: "primary", "data-testid": "name-submit" }, confirm),
+      ),
+    );
+    const dialog = h("dialog", { "aria-labelledby": "name-dialog-title", "data-testid": "name-dialog" }, form);
+    let done = false;
+    form.addEventListener("submit", (event) => {
+      const name = input.value.trim().replace(/\s+/g, " ");
+      if (!name) {
+        event.preventDefault();
+        error.textContent = "Please enter a name.";
+        error.hidden = false;
+        return;
+      }
+      done = true;
+      resolve(name);
+    });
+    dialog.addEventListener("cancel", (event) => { if (!cancellable) event.preventDefault(); });
+    dialog.addEventListener("close", () => { dialog.remove(); if (!done) resolve(null); });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.focus();
+    input.select();
+  });
+}
+
+// ---------------------------------------------------------------- misc
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { style: { position: "fixed", opacity: "0" } });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    area.remove();
+    return ok;
+  }
+}
+
+export function timeAgo(iso) {
+  if (!iso) return "";
+  const then = new Date(iso).getTime();
+  if (Number.isNaN(then)) return "";
+  const s = Math.max(0, Math.round((Date.now() - then) / 1000));
+  if (s < 45) return "just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const hrs = Math.round(m / 60);
+  if (hrs < 24) return `${hrs} h ago`;
+  return new Date(iso).toLocaleDateString();
+}
+
+export function clockTime(iso) {
+  const d = iso ? new Date(iso) : new Date();
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+/** The brand logo: a tiny pixel joystick, inline so it needs no request. */
+export function logoSvg() {
+  return svg("svg", { class: "brand-logo", viewBox: "0 0 16 16", "aria-hidden": "true", "shape-rendering": "crispEdges" },
+    svg("rect", { x: 2, y: 11, width: 12, height: 4, fill: "#a69cff" }),
+    svg("rect", { x: 3, y: 12, width: 2, height: 2, fill: "#e9564b" }),
+    svg("rect", { x: 7, y: 5, width: 2, height: 6, fill: "#f3f1ff" }),
+    svg("rect", { x: 6, y: 2, width: 4, height: 4, fill: "#e9564b" }),
+    svg("rect", { x: 6, y: 2, width: 2, height: 2, fill: "#ff9b93" }),
+  );
+}
