@@ -214,6 +214,7 @@ class C64Game(Game):
             "order": list(order),
             "players": players,
             "joysticks": [_joystick_view(s, joy) for s, joy in enumerate(state["joysticks"])],
+            "cards": [list(faces) for faces in js.CARD_FACES],
         }
         self.board_view(state, board)
         return board
@@ -338,17 +339,12 @@ class C64Game(Game):
 
 
 def _joystick_view(seat: int, joy: js.Joystick) -> dict[str, Any]:
-    faces = js.CARD_FACES
+    # Cards are ids; their faces are in the board's "cards" table, which never changes, so a
+    # card moving between grid and hand costs a patch a number, not its faces again.
     return {
         "seat": seat,
-        "grid": [
-            [None if card is None else {"id": card, "faces": list(faces[card])} for card in row]
-            for row in joy["grid"]
-        ],
-        "active": [
-            {"id": a["card"], "faces": list(faces[a["card"]]), "face": a["face"]}
-            for a in joy["active"]
-        ],
+        "grid": [list(row) for row in joy["grid"]],
+        "active": [{"id": a["card"], "face": a["face"]} for a in joy["active"]],
         "tilted": None if joy["tilted"] is None else list(joy["tilted"]),
         "axis": joy["axis"],
         "must_return": joy["must_return"],

@@ -98,7 +98,17 @@ export function createC64Table(root, ctx, game) {
     if (movesOf("play").length) return "play";
     return "idle";
   }
-  function myJoystick() { return board?.joysticks?.[you] || null; }
+  function myJoystick() { return expandJoystick(board?.joysticks?.[you]); }
+  // The view sends card ids; faces come from the board's fixed `cards` table.
+  function expandJoystick(joy) {
+    if (!joy) return null;
+    const faces = (id) => board.cards?.[id] || [];
+    return {
+      ...joy,
+      grid: (joy.grid || []).map((row) => row.map((id) => (id === null ? null : { id, faces: faces(id) }))),
+      active: (joy.active || []).map((card) => ({ ...card, faces: faces(card.id) })),
+    };
+  }
   function clearSelection() { sel = { takeCards: [], card: null, cell: null, faces: {} }; }
 
   /** Keeps a selection across a patch (a simultaneous set-up) when it is still legal. */
@@ -362,7 +372,7 @@ export function createC64Table(root, ctx, game) {
         h("span", { class: "j-title" }, seatLabel(seat)),
         tag,
       );
-      entry.widget.update(board.joysticks.find((j, i) => (j?.seat ?? i) === seat), { color: colorName(seat), arrowFor: arrowFor(seat) });
+      entry.widget.update(expandJoystick(board.joysticks.find((j, i) => (j?.seat ?? i) === seat)), { color: colorName(seat), arrowFor: arrowFor(seat) });
     }
   }
 

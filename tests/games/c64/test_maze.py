@@ -410,15 +410,10 @@ def test_view_follows_the_contract():
     assert view["walls"] == sorted(MAP_Z_WALLS)
     joy = view["joysticks"][0]
     assert joy["seat"] == 0
-    assert joy["grid"][0] == [
-        None,
-        {"id": 1, "faces": ["up", "down"]},
-        {"id": 2, "faces": ["up", "down"]},
-    ]
-    assert joy["active"] == [
-        {"id": 0, "faces": ["up", "down"], "face": "up"},
-        {"id": 3, "faces": ["left", "right"], "face": "left"},
-    ]
+    assert joy["grid"][0] == [None, 1, 2]
+    assert joy["active"] == [{"id": 0, "face": "up"}, {"id": 3, "face": "left"}]
+    assert view["cards"][1] == ["up", "down"] and view["cards"][3] == ["left", "right"]
+    assert view["cards"][8] == ["left_button", "right_button"]
     assert (joy["tilted"], joy["axis"], joy["must_return"]) == (None, "col", False)
 
 
