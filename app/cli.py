@@ -26,7 +26,18 @@ def main(argv: list[str] | None = None) -> int:
         upgrade_to_head(settings.database_url)
         return 0
     if args.command == "serve":
+        import os
+
         import uvicorn
+
+        if args.workers > 1:
+            if not settings.redis_url:
+                parser.error("several workers share matches through Redis: set REDIS_URL")
+            # Migrate once here rather than racing in every worker's start-up.
+            from app.db.migrate import upgrade_to_head
+
+            upgrade_to_head(settings.database_url)
+            os.environ["MIGRATE_ON_START"] = "false"
 
         uvicorn.run(
             "app.main:create_app", factory=True,

@@ -40,8 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = make_hub(settings.redis_url)
         await hub.start()
 
-        async def announce(match_id: str, version: int) -> None:
-            await hub.publish(match_channel(match_id), {"kind": "version", "version": version})
+        async def announce(match_id: str, version: int, accepted: dict[str, object]) -> None:
+            await hub.publish(match_channel(match_id),
+                              {"kind": "version", "version": version, "accepted": accepted})
 
         app.state.context = AppContext(
             settings=settings, engine=engine, sessions=make_sessionmaker(engine), hub=hub,

@@ -60,6 +60,8 @@ class LiveMatch:
     answers: OrderedDict[str, int] = field(default_factory=OrderedDict)
     _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
+    _legal: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
+    _events: dict[tuple[int, int | None], list[Event]] = field(default_factory=dict)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -73,10 +75,17 @@ class LiveMatch:
         self.history[version] = (state, events)
         while len(self.history) > HISTORY:
             self.history.popitem(last=False)
-        stale = [key for key in self._views if key[0] < version - 2]
-        for key in stale:
-            self._views.pop(key, None)
-            self._patches.pop(key, None)
+        for cache in (self._views, self._patches, self._legal, self._events):
+            for key in [k for k in cache if k[0] < version - 2]:
+                del cache[key]
+
+    def legal(self, version: int, seat: int) -> list[dict[str, Any]]:
+        """`seat`'s legal moves at `version`, computed once (validation and views share it)."""
+        key = (version, seat)
+        cached = self._legal.get(key)
+        if cached is None:
+            cached = self._legal[key] = self.game.legal_moves(self.history[version][0], seat)
+        return cached
 
     # --- what one viewer sees --------------------------------------------------------------
     def viewer_state(self, version: int, seat: int | None) -> dict[str, Any]:
@@ -96,7 +105,7 @@ class LiveMatch:
             "seats": [{"seat": i, "name": name} for i, name in enumerate(self.names)],
             "you": seat,
             "active_seats": active,
-            "legal_moves": game.legal_moves(state, seat) if seat in active else [],
+            "legal_moves": self.legal(version, seat) if seat in active else [],
             "board": game.view(state, seat),
             "outcome": outcome.to_json() if outcome is not None else None,
         }
@@ -115,18 +124,24 @@ class LiveMatch:
         return cached
 
     def events_for(self, version: int, seat: int | None) -> list[Event]:
-        out = []
-        for event in self.history[version][1]:
-            shown = self.game.redact_event(event, seat)
-            if shown is not None:
-                out.append(shown)
-        return out
+        key = (version, seat)
+        cached = self._events.get(key)
+        if cached is None:
+            cached = []
+            for event in self.history[version][1]:
+                shown = self.game.redact_event(event, seat)
+                if shown is not None:
+                    cached.append(shown)
+            self._events[key] = cached
+        return cached
 
     def has(self, version: int) -> bool:
         return version in self.history
 
 
-Announce = Callable[[str, int], Awaitable[None]]
+Announce = Callable[[str, int, dict[str, Any]], Awaitable[None]]
+"""announce(match_id, version, accepted): `accepted` holds seat, move and client id, so other
+processes can apply the move without reading it back from the database."""
 
 
 class MatchRuntime:
@@ -208,10 +223,16 @@ class MatchRuntime:
         for row in rows:
             self._advance(live, row.seat, row.move, client_id=row.client_id)
 
-    async def ensure_version(self, live: LiveMatch, version: int) -> None:
+    async def ensure_version(self, live: LiveMatch, version: int,
+                             accepted: dict[str, Any] | None = None) -> None:
+        """Bring a cached match up to `version`: from the notice itself when it is the next
+        move, else from the database."""
         if live.version < version:
             async with live.lock:
-                if live.version < version:
+                if live.version == version - 1 and accepted is not None and "move" in accepted:
+                    self._advance(live, accepted["seat"], accepted["move"],
+                                  client_id=accepted.get("client_id"))
+                elif live.version < version:
                     await self.catch_up(live)
 
     async def submit(self, match_id: str, *, player_id: str | None, raw_move: Any,
@@ -245,7 +266,7 @@ class MatchRuntime:
                 await self.catch_up(live)  # another process won this version: revalidate
             else:
                 raise ArcadeError("stale_version", "The match moved on; please try again.")
-        await self._announce(match_id, seq)
+        await self._announce(match_id, seq, {"seat": seat, "move": move, "client_id": client_id})
         return seq
 
     def _validate(self, live: LiveMatch, seat: int, raw_move: Any,
@@ -264,7 +285,7 @@ class MatchRuntime:
             if stale:
                 raise ArcadeError("stale_version", "The match moved on since you last looked.")
             raise ArcadeError("not_your_turn", "It is not your turn.")
-        if move not in game.legal_moves(live.state, seat):
+        if move not in live.legal(live.version, seat):
             if stale:
                 raise ArcadeError("stale_version", "That move was for an earlier position.")
             try:

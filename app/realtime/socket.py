@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
@@ -36,7 +36,7 @@ _chat_limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
 def _dump(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    return orjson.dumps(message).decode()
 
 
 @router.websocket("/api/matches/{match_id}/ws")
@@ -83,8 +83,8 @@ class MatchConnection:
             self.error("too_large", f"Messages may be at most {self.context.settings.max_frame_bytes // 1024} KiB.")
             return None
         try:
-            message = json.loads(text)
-        except json.JSONDecodeError as exc:
+            message = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
             self.error("bad_request", f"That message is not valid JSON ({exc.msg}).")
             return None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -210,7 +210,7 @@ class MatchConnection:
             kind = notice.get("kind")
             try:
                 if kind == "version":
-                    await self.advance_to(int(notice["version"]))
+                    await self.advance_to(int(notice["version"]), notice.get("accepted"))
                 elif kind == "lobby":
                     await self._send_lobby()
                 elif kind == "started":
@@ -242,7 +242,7 @@ class MatchConnection:
         self.send({"type": "snapshot", "version": version, "state": live.viewer_state(version, seat)})
         self.sent_version = version
 
-    async def advance_to(self, version: int) -> None:
+    async def advance_to(self, version: int, accepted: dict[str, Any] | None = None) -> None:
         async with self.lock:
             if self.sent_version is None:
                 await self._snapshot_locked()
@@ -252,7 +252,7 @@ class MatchConnection:
             live = await self._live()
             if live is None:
                 return
-            await self.context.runtime.ensure_version(live, version)
+            await self.context.runtime.ensure_version(live, version, accepted)
             seat = live.seat_of(self.player_id)
             for v in range(self.sent_version + 1, version + 1):
                 if not (live.has(v - 1) and live.has(v)):

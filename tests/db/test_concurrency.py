@@ -24,7 +24,7 @@ from tests.conftest import drop_postgres_database, fresh_postgres_database
 pytestmark = pytest.mark.postgres
 
 
-async def _noop(_match_id: str, _version: int) -> None:
+async def _noop(_match_id: str, _version: int, _accepted: dict) -> None:
     return None
 
 

@@ -13,12 +13,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonpatch
 import pytest
 
 from app.engine.contract import Game, IllegalMove
 from app.engine.dice import Dice
 from app.engine.registry import all_games
 from app.engine.runtime import replay
+from app.realtime.diff import make_patch
 
 GAMES = all_games()
 SEEDS = range(3)
@@ -60,7 +62,9 @@ def play(game: Game, players: int, seed: int, *, checks: bool = True) -> Playout
         assert state == before, "apply must not mutate its input"
         if checks:
             for viewer in [None, *range(players)]:
-                json.dumps(game.view(new_state, viewer))
+                before_view, after_view = game.view(state, viewer), game.view(new_state, viewer)
+                patched = jsonpatch.apply_patch(before_view, make_patch(before_view, after_view))
+                assert json.dumps(patched) == json.dumps(after_view), "patch must be exact"
             json.dumps(new_state)
             for event in events:
                 assert isinstance(event.get("type"), str) and isinstance(event.get("text"), str)

@@ -22,7 +22,7 @@ async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(dat
     engine = make_engine(database_url)
     announced: list[int] = []
 
-    async def announce(_match_id: str, version: int) -> None:
+    async def announce(_match_id: str, version: int, _accepted: dict) -> None:
         announced.append(version)
 
     runtime = MatchRuntime(engine, announce)
