@@ -13,16 +13,45 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import statistics
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
-import jsonpatch
+import orjson
 import websockets
+
+
+def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
+    """The RFC 6902 subset our server emits (add, remove, replace), in place: kept tiny so
+    the load generator spends its CPU on load, not on a general patch library."""
+    for op in ops:
+        path = op["path"]
+        if path == "":
+            doc = op["value"]
+            continue
+        keys = [k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")]
+        parent = doc
+        for key in keys[:-1]:
+            parent = parent[int(key)] if isinstance(parent, list) else parent[key]
+        last = keys[-1]
+        kind = op["op"]
+        if isinstance(parent, list):
+            index = len(parent) if last == "-" else int(last)
+            if kind == "add":
+                parent.insert(index, op["value"])
+            elif kind == "remove":
+                del parent[index]
+            else:
+                parent[index] = op["value"]
+        elif kind == "remove":
+            del parent[last]
+        else:
+            parent[last] = op["value"]
+    return doc
 
 
 @dataclass
@@ -57,13 +86,14 @@ async def new_match(client: httpx.AsyncClient, a: Player, b: Player) -> str:
 async def play_match(ws_url: str, match_id: str, players: list[Player], stats: Stats,
                      deadline: float, sent_at: dict[tuple[str, int], float], rng: random.Random,
                      measuring: list[bool]) -> None:
-    sockets = [await websockets.connect(f"{ws_url}/api/matches/{match_id}/ws", max_size=2**22)
+    sockets = [await websockets.connect(f"{ws_url}/api/matches/{match_id}/ws", max_size=2**22,
+                                        compression="deflate" if COMPRESSION[0] else None)
                for _ in players]
     done = asyncio.Event()
 
     async def run(index: int) -> None:
         ws = sockets[index]
-        await ws.send(json.dumps({"type": "hello", "token": players[index].token}))
+        await ws.send(orjson.dumps({"type": "hello", "token": players[index].token}).decode())
         state: dict | None = None
         version = -1
         pending = False
@@ -74,12 +104,12 @@ async def play_match(ws_url: str, match_id: str, players: list[Player], stats: S
                 done.set()
                 return
             now = time.perf_counter()
-            frame = json.loads(text)
+            frame = orjson.loads(text)
             kind = frame["type"]
             if kind == "snapshot":
                 state, version = frame["state"], frame["version"]
             elif kind == "patch":
-                state = jsonpatch.apply_patch(state, frame["ops"], in_place=True)
+                state = apply_ops(state, frame["ops"])
                 version = frame["version"]
                 if measuring[0]:
                     stats.frame_bytes += len(text)
@@ -107,8 +137,8 @@ async def play_match(ws_url: str, match_id: str, players: list[Player], stats: S
                 move = rng.choice(state["legal_moves"])
                 sent_at[(match_id, version + 1)] = (time.perf_counter(), index)
                 pending = True
-                await ws.send(json.dumps({"type": "move", "id": uuid.uuid4().hex[:12],
-                                          "move": move, "version": version}))
+                await ws.send(orjson.dumps({"type": "move", "id": uuid.uuid4().hex[:12],
+                                            "move": move, "version": version}).decode())
 
     try:
         await asyncio.gather(run(0), run(1))
@@ -124,6 +154,9 @@ async def lane(client: httpx.AsyncClient, ws_url: str, lane_id: int, stats: Stat
     while time.perf_counter() < deadline:
         match_id = await new_match(client, *players)
         await play_match(ws_url, match_id, players, stats, deadline, sent_at, rng, measuring)
+
+
+COMPRESSION = [False]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -159,7 +192,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, nargs="+", default=[1, 10, 100])
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time per level")
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--compression", action="store_true",
+                        help="offer permessage-deflate (off by default, like socket.io)")
     args = parser.parse_args()
+    COMPRESSION[0] = args.compression
     print(f"{'M':>5} {'moves/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'bytes/frame':>12} {'errors':>7} {'finished':>9}")
     for m in args.matches:
         stats = asyncio.run(run_level(args.url, m, args.seconds, args.warmup))

@@ -28,7 +28,7 @@ from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.realtime.diff import make_patch
 
-HISTORY = 64  # versions of state kept for building patches for connections that lag behind
+HISTORY = 16  # versions kept for patches to connections that lag; further behind gets a snapshot
 ANSWERS = 256  # move ids remembered per match for idempotent resubmission
 
 
