@@ -14,8 +14,12 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the web server")
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
-    serve.add_argument("--workers", type=int, default=1,
-                       help="processes; more than one needs REDIS_URL and PostgreSQL")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes; more than one needs REDIS_URL and PostgreSQL",
+    )
     commands.add_parser("migrate", help="bring the database schema up to date")
     args = parser.parse_args(argv)
     settings = get_settings()
@@ -40,10 +44,15 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["MIGRATE_ON_START"] = "false"
 
         uvicorn.run(
-            "app.main:create_app", factory=True,
-            host=args.host or settings.host, port=args.port or settings.port,
-            workers=args.workers, ws_max_size=1024 * 1024, log_level="info",
-            ws_ping_interval=20, ws_ping_timeout=20,
+            "app.main:create_app",
+            factory=True,
+            host=args.host or settings.host,
+            port=args.port or settings.port,
+            workers=args.workers,
+            ws_max_size=1024 * 1024,
+            log_level="info",
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
         )
         return 0
     return 2

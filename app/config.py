@@ -9,7 +9,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def to_async_url(url: str) -> str:
-    """Accept the URLs people paste (postgres://, postgresql://, sqlite:///) and pick our async driver."""
+    """Accept the URLs people paste (postgres://, sqlite:///, ...); pick our async driver."""
     for prefix in ("postgres://", "postgresql://", "postgresql+psycopg2://"):
         if url.startswith(prefix):
             return "postgresql+asyncpg://" + url[len(prefix) :]
@@ -27,7 +27,9 @@ class Settings(BaseSettings):
     port: int = 8000
     max_frame_bytes: int = 64 * 1024
     max_chat_chars: int = 500
-    chat_per_minute: int = Field(default=30, description="chat messages a connection may send a minute")
+    chat_per_minute: int = Field(
+        default=30, description="chat messages a connection may send a minute"
+    )
     migrate_on_start: bool = True
 
     @field_validator("database_url")

@@ -26,8 +26,16 @@ from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
-HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "bad_request", 409: "conflict", 413: "too_large", 429: "rate_limited"}
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "bad_request",
+    409: "conflict",
+    413: "too_large",
+    429: "rate_limited",
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -48,12 +56,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.start()
 
         async def announce(match_id: str, version: int, accepted: dict[str, object]) -> None:
-            await hub.publish(match_channel(match_id),
-                              {"kind": "version", "version": version, "accepted": accepted})
+            await hub.publish(
+                match_channel(match_id),
+                {"kind": "version", "version": version, "accepted": accepted},
+            )
 
         app.state.context = AppContext(
-            settings=settings, engine=engine, sessions=make_sessionmaker(engine), hub=hub,
-            runtime=MatchRuntime(engine, announce), presence=Presence(),
+            settings=settings,
+            engine=engine,
+            sessions=make_sessionmaker(engine),
+            hub=hub,
+            runtime=MatchRuntime(engine, announce),
+            presence=Presence(),
         )
         try:
             yield

@@ -76,19 +76,34 @@ async def new_player(client: httpx.AsyncClient, name: str) -> Player:
 
 async def new_match(client: httpx.AsyncClient, a: Player, b: Player) -> str:
     auth = {"Authorization": f"Bearer {a.token}"}
-    match = (await client.post("/api/matches", json={"game": "c64-maze", "seats": 2}, headers=auth)).json()
-    await client.post(f"/api/matches/{match['id']}/join", json={},
-                      headers={"Authorization": f"Bearer {b.token}"})
+    match = (
+        await client.post("/api/matches", json={"game": "c64-maze", "seats": 2}, headers=auth)
+    ).json()
+    await client.post(
+        f"/api/matches/{match['id']}/join", json={}, headers={"Authorization": f"Bearer {b.token}"}
+    )
     await client.post(f"/api/matches/{match['id']}/start", headers=auth)
     return match["id"]
 
 
-async def play_match(ws_url: str, match_id: str, players: list[Player], stats: Stats,
-                     deadline: float, sent_at: dict[tuple[str, int], float], rng: random.Random,
-                     measuring: list[bool]) -> None:
-    sockets = [await websockets.connect(f"{ws_url}/api/matches/{match_id}/ws", max_size=2**22,
-                                        compression="deflate" if COMPRESSION[0] else None)
-               for _ in players]
+async def play_match(
+    ws_url: str,
+    match_id: str,
+    players: list[Player],
+    stats: Stats,
+    deadline: float,
+    sent_at: dict[tuple[str, int], float],
+    rng: random.Random,
+    measuring: list[bool],
+) -> None:
+    sockets = [
+        await websockets.connect(
+            f"{ws_url}/api/matches/{match_id}/ws",
+            max_size=2**22,
+            compression="deflate" if COMPRESSION[0] else None,
+        )
+        for _ in players
+    ]
     done = asyncio.Event()
 
     async def run(index: int) -> None:
@@ -99,7 +114,9 @@ async def play_match(ws_url: str, match_id: str, players: list[Player], stats: S
         pending = False
         while not done.is_set():
             try:
-                text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.perf_counter()))
+                text = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.01, deadline - time.perf_counter())
+                )
             except TimeoutError:
                 done.set()
                 return
@@ -137,8 +154,16 @@ async def play_match(ws_url: str, match_id: str, players: list[Player], stats: S
                 move = rng.choice(state["legal_moves"])
                 sent_at[(match_id, version + 1)] = (time.perf_counter(), index)
                 pending = True
-                await ws.send(orjson.dumps({"type": "move", "id": uuid.uuid4().hex[:12],
-                                            "move": move, "version": version}).decode())
+                await ws.send(
+                    orjson.dumps(
+                        {
+                            "type": "move",
+                            "id": uuid.uuid4().hex[:12],
+                            "move": move,
+                            "version": version,
+                        }
+                    ).decode()
+                )
 
     try:
         await asyncio.gather(run(0), run(1))
@@ -147,10 +172,20 @@ async def play_match(ws_url: str, match_id: str, players: list[Player], stats: S
             await ws.close()
 
 
-async def lane(client: httpx.AsyncClient, ws_url: str, lane_id: int, stats: Stats,
-               deadline: float, sent_at: dict, measuring: list[bool]) -> None:
+async def lane(
+    client: httpx.AsyncClient,
+    ws_url: str,
+    lane_id: int,
+    stats: Stats,
+    deadline: float,
+    sent_at: dict,
+    measuring: list[bool],
+) -> None:
     rng = random.Random(lane_id)
-    players = [await new_player(client, f"bench{lane_id}a"), await new_player(client, f"bench{lane_id}b")]
+    players = [
+        await new_player(client, f"bench{lane_id}a"),
+        await new_player(client, f"bench{lane_id}b"),
+    ]
     while time.perf_counter() < deadline:
         match_id = await new_match(client, *players)
         await play_match(ws_url, match_id, players, stats, deadline, sent_at, rng, measuring)
@@ -175,8 +210,12 @@ async def run_level(url: str, matches: int, seconds: float, warmup: float) -> St
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
         start = time.perf_counter()
         deadline = start + warmup + seconds
-        tasks = [asyncio.create_task(lane(client, url.replace("http", "ws", 1), i, stats, deadline, sent_at, measuring))
-                 for i in range(matches)]
+        tasks = [
+            asyncio.create_task(
+                lane(client, url.replace("http", "ws", 1), i, stats, deadline, sent_at, measuring)
+            )
+            for i in range(matches)
+        ]
         await asyncio.sleep(warmup)
         measuring[0] = True
         measured_from = time.perf_counter()
@@ -187,24 +226,34 @@ async def run_level(url: str, matches: int, seconds: float, warmup: float) -> St
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--matches", type=int, nargs="+", default=[1, 10, 100])
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time per level")
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--compression", action="store_true",
-                        help="offer permessage-deflate (off by default, like socket.io)")
+    parser.add_argument(
+        "--compression",
+        action="store_true",
+        help="offer permessage-deflate (off by default, like socket.io)",
+    )
     args = parser.parse_args()
     COMPRESSION[0] = args.compression
-    print(f"{'M':>5} {'moves/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'bytes/frame':>12} {'errors':>7} {'finished':>9}")
+    header = ("M", "moves/s", "p50 ms", "p95 ms", "p99 ms", "bytes/frame", "errors", "finished")
+    widths = (5, 9, 8, 8, 8, 12, 7, 9)
+    print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
     for m in args.matches:
         stats = asyncio.run(run_level(args.url, m, args.seconds, args.warmup))
         lat = [x * 1000 for x in stats.latencies]
         rate = stats.moves / stats.elapsed  # type: ignore[attr-defined]
         size = stats.frame_bytes / stats.frames if stats.frames else float("nan")
-        print(f"{m:>5} {rate:>9.0f} {percentile(lat, .50):>8.1f} {percentile(lat, .95):>8.1f} "
-              f"{percentile(lat, .99):>8.1f} {size:>12.0f} {stats.errors:>7} {stats.matches_finished:>9}",
-              flush=True)
+        print(
+            f"{m:>5} {rate:>9.0f} {percentile(lat, 0.50):>8.1f} {percentile(lat, 0.95):>8.1f} "
+            f"{percentile(lat, 0.99):>8.1f} {size:>12.0f} {stats.errors:>7} "
+            f"{stats.matches_finished:>9}",
+            flush=True,
+        )
         if lat:
             print(f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves", flush=True)
 

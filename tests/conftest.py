@@ -86,8 +86,14 @@ class LiveServer:
         self.database_url = database_url
         self.port = free_port()
         self.settings = Settings(database_url=database_url, **overrides)  # type: ignore[arg-type]
-        config = uvicorn.Config(create_app(self.settings), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws_max_size=1024 * 1024, lifespan="on")
+        config = uvicorn.Config(
+            create_app(self.settings),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=1024 * 1024,
+            lifespan="on",
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

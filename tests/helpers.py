@@ -41,11 +41,16 @@ async def guests(client: httpx.AsyncClient, *names: str) -> list[Guest]:
     return [await Guest(client, n).create() for n in names]
 
 
-async def started_match(client: httpx.AsyncClient, players: list[Guest], game: str = "c64-maze",
-                        options: dict[str, Any] | None = None) -> str:
+async def started_match(
+    client: httpx.AsyncClient,
+    players: list[Guest],
+    game: str = "c64-maze",
+    options: dict[str, Any] | None = None,
+) -> str:
     host = players[0]
-    response = await host.post("/api/matches", {"game": game, "options": options or {},
-                                                "seats": len(players)})
+    response = await host.post(
+        "/api/matches", {"game": game, "options": options or {}, "seats": len(players)}
+    )
     assert response.status_code == 201, response.text
     match_id = response.json()["id"]
     for guest in players[1:]:
@@ -106,11 +111,39 @@ class Viewer:
     async def until_type(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
         return await self.until(lambda f: f["type"] == kind, timeout)
 
-    async def move(self, move: dict[str, Any], move_id: str | None = None,
-                   version: int | None = None) -> str:
+    async def move(
+        self, move: dict[str, Any], move_id: str | None = None, version: int | None = None
+    ) -> str:
         move_id = move_id or uuid.uuid4().hex
         message: dict[str, Any] = {"type": "move", "id": move_id, "move": move}
         if version is not None:
             message["version"] = version
         await self.send(message)
         return move_id
+
+
+async def play_turns(
+    players: list[Viewer], turns: int, *, watchers: tuple[Viewer, ...] = ()
+) -> None:
+    """Whoever may move plays its first legal move, `turns` times; every socket catches up."""
+    for _ in range(turns):
+        mover = next(v for v in players if v.state and v.state["legal_moves"])
+        await mover.move(mover.state["legal_moves"][0])
+        await mover.until_type("ack")
+        for viewer in (*players, *watchers):
+            while viewer.version < mover.version:
+                await viewer.recv()
+
+
+async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str, list[str]]:
+    """Two guests and a started two-seat match, made through the services (no server)."""
+    from app.services.matches import create_match, join_match, start_match
+    from app.services.players import create_player
+
+    ada, _ = await create_player(session, name="Ada")
+    bob, _ = await create_player(session, name="Bob")
+    match = await create_match(session, host=ada, game_id=game, options={}, seats=2)
+    await join_match(session, match_id=match.id, player=bob, seat=None)
+    await start_match(session, match_id=match.id, player=ada)
+    await session.commit()
+    return match.id, [ada.id, bob.id]

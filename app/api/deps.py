@@ -43,9 +43,13 @@ async def get_optional_player(session: SessionDep, credentials: Credentials) -> 
     return player
 
 
-async def get_current_player(player: Annotated[Player | None, Depends(get_optional_player)]) -> Player:
+async def get_current_player(
+    player: Annotated[Player | None, Depends(get_optional_player)],
+) -> Player:
     if player is None:
-        raise ArcadeError("unauthorized", "Sign in as a guest first (Authorization: Bearer <token>).")
+        raise ArcadeError(
+            "unauthorized", "Sign in as a guest first (Authorization: Bearer <token>)."
+        )
     return player
 
 

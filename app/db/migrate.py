@@ -10,7 +10,10 @@ from alembic.config import Config
 
 def migrations_dir() -> Path:
     # Next to the package in a checkout; the working directory in an installed copy (Docker).
-    for candidate in (Path(__file__).resolve().parents[2] / "migrations", Path.cwd() / "migrations"):
+    for candidate in (
+        Path(__file__).resolve().parents[2] / "migrations",
+        Path.cwd() / "migrations",
+    ):
         if (candidate / "env.py").exists():
             return candidate
     raise FileNotFoundError("cannot find the migrations/ folder")

@@ -47,7 +47,9 @@ class Match(Base):
 
 class Move(Base):
     __tablename__ = "moves"
-    __table_args__ = (UniqueConstraint("match_id", "client_id", name="uq_moves_match_id_client_id"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "client_id", name="uq_moves_match_id_client_id"),
+    )
 
     match_id: Mapped[str] = mapped_column(
         ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True

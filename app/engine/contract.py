@@ -121,7 +121,9 @@ class Game(ABC):
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
-            raise BadMove(f"That is not a valid move: {where} {first.get('msg', '')}".strip()) from exc
+            raise BadMove(
+                f"That is not a valid move: {where} {first.get('msg', '')}".strip()
+            ) from exc
         dumped: Move = model.model_dump(mode="json", exclude_none=True)
         return dumped
 

@@ -32,8 +32,9 @@ HISTORY = 16  # versions kept for patches to connections that lag; further behin
 ANSWERS = 256  # move ids remembered per match for idempotent resubmission
 
 
-def replay(game: Game, options: BaseModel, players: int, seed: str,
-           moves: list[tuple[int, dict[str, Any]]]) -> tuple[State, list[list[Event]]]:
+def replay(
+    game: Game, options: BaseModel, players: int, seed: str, moves: list[tuple[int, dict[str, Any]]]
+) -> tuple[State, list[list[Event]]]:
     """Rebuild a state from the log; move k gets the RNG (seed, k)."""
     state = game.setup(players, options, Dice(seed, SETUP_MOVE_NUMBER))
     all_events = []
@@ -181,26 +182,39 @@ class MatchRuntime:
             if game is None:
                 raise ArcadeError("not_found", f"This server does not know the game {row.game!r}.")
             players = [p for p in row.seats if p is not None]
-            names_rows = await conn.execute(select(Player.id, Player.name).where(Player.id.in_(players)))
+            names_rows = await conn.execute(
+                select(Player.id, Player.name).where(Player.id.in_(players))
+            )
             names_by_id = {row[0]: row[1] for row in names_rows}
-            moves = (await conn.execute(
-                select(Move.seq, Move.seat, Move.move, Move.events, Move.client_id)
-                .where(Move.match_id == match_id).order_by(Move.seq)
-            )).all()
+            moves = (
+                await conn.execute(
+                    select(Move.seq, Move.seat, Move.move, Move.events, Move.client_id)
+                    .where(Move.match_id == match_id)
+                    .order_by(Move.seq)
+                )
+            ).all()
         options = game.parse_options(row.options)
         state = game.setup(len(players), options, Dice(row.seed, SETUP_MOVE_NUMBER))
         live = LiveMatch(
-            id=match_id, game=game, options=options, seed=row.seed, players=players,
-            names=[names_by_id.get(p, "?") for p in players], state=state, version=0,
-            status="active", outcome=None,
+            id=match_id,
+            game=game,
+            options=options,
+            seed=row.seed,
+            players=players,
+            names=[names_by_id.get(p, "?") for p in players],
+            state=state,
+            version=0,
+            status="active",
+            outcome=None,
         )
         live.remember(0, state, [])
         for move in moves:
             self._advance(live, move.seat, move.move, client_id=move.client_id)
         return live
 
-    def _advance(self, live: LiveMatch, seat: int, move: dict[str, Any], *,
-                 client_id: str | None) -> list[Event]:
+    def _advance(
+        self, live: LiveMatch, seat: int, move: dict[str, Any], *, client_id: str | None
+    ) -> list[Event]:
         seq = live.version + 1
         state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
         live.state, live.version = state, seq
@@ -216,27 +230,42 @@ class MatchRuntime:
     async def catch_up(self, live: LiveMatch) -> None:
         """Apply moves that another process committed (multi-process deployments)."""
         async with self._engine.connect() as conn:
-            rows = (await conn.execute(
-                select(Move.seat, Move.move, Move.client_id)
-                .where(Move.match_id == live.id, Move.seq > live.version).order_by(Move.seq)
-            )).all()
+            rows = (
+                await conn.execute(
+                    select(Move.seat, Move.move, Move.client_id)
+                    .where(Move.match_id == live.id, Move.seq > live.version)
+                    .order_by(Move.seq)
+                )
+            ).all()
         for row in rows:
             self._advance(live, row.seat, row.move, client_id=row.client_id)
 
-    async def ensure_version(self, live: LiveMatch, version: int,
-                             accepted: dict[str, Any] | None = None) -> None:
+    async def ensure_version(
+        self, live: LiveMatch, version: int, accepted: dict[str, Any] | None = None
+    ) -> None:
         """Bring a cached match up to `version`: from the notice itself when it is the next
         move, else from the database."""
         if live.version < version:
             async with live.lock:
                 if live.version == version - 1 and accepted is not None and "move" in accepted:
-                    self._advance(live, accepted["seat"], accepted["move"],
-                                  client_id=accepted.get("client_id"))
+                    self._advance(
+                        live,
+                        accepted["seat"],
+                        accepted["move"],
+                        client_id=accepted.get("client_id"),
+                    )
                 elif live.version < version:
                     await self.catch_up(live)
 
-    async def submit(self, match_id: str, *, player_id: str | None, raw_move: Any,
-                     client_id: str | None = None, version: int | None = None) -> int:
+    async def submit(
+        self,
+        match_id: str,
+        *,
+        player_id: str | None,
+        raw_move: Any,
+        client_id: str | None = None,
+        version: int | None = None,
+    ) -> int:
         """Validate, apply, persist and announce one move; returns the match's new version."""
         live = await self.get(match_id)
         if live is None:
@@ -269,8 +298,9 @@ class MatchRuntime:
         await self._announce(match_id, seq, {"seat": seat, "move": move, "client_id": client_id})
         return seq
 
-    def _validate(self, live: LiveMatch, seat: int, raw_move: Any,
-                  version: int | None) -> tuple[dict[str, Any], list[Event]]:
+    def _validate(
+        self, live: LiveMatch, seat: int, raw_move: Any, version: int | None
+    ) -> tuple[dict[str, Any], list[Event]]:
         game = live.game
         if live.status != "active":
             raise ArcadeError("match_not_active", "This match is over; no more moves.")
@@ -295,10 +325,24 @@ class MatchRuntime:
             raise ArcadeError("illegal_move", "That move is not allowed now.")
         return move, []
 
-    async def _persist(self, live: LiveMatch, seq: int, seat: int, move: dict[str, Any],
-                       events: list[Event], client_id: str | None, outcome: Outcome | None) -> bool:
-        row = {"match_id": live.id, "seq": seq, "seat": seat, "move": move, "events": events,
-               "client_id": client_id}
+    async def _persist(
+        self,
+        live: LiveMatch,
+        seq: int,
+        seat: int,
+        move: dict[str, Any],
+        events: list[Event],
+        client_id: str | None,
+        outcome: Outcome | None,
+    ) -> bool:
+        row = {
+            "match_id": live.id,
+            "seq": seq,
+            "seat": seat,
+            "move": move,
+            "events": events,
+            "client_id": client_id,
+        }
         return await self._writer.write(row, outcome)
 
 
@@ -365,18 +409,28 @@ class MoveWriter:
         now = datetime.now(UTC)
         async with self._engine.begin() as conn:
             await conn.execute(insert(Move), [row for row, _outcome, _future in batch])
-            running = [{"match": row["match_id"], "seq": row["seq"]}
-                       for row, outcome, _f in batch if outcome is None]
+            running = [
+                {"match": row["match_id"], "seq": row["seq"]}
+                for row, outcome, _f in batch
+                if outcome is None
+            ]
             if running:
                 await conn.execute(
-                    update(Match).where(Match.id == bindparam("match"))
-                    .values(version=bindparam("seq")).execution_options(synchronize_session=False),
+                    update(Match)
+                    .where(Match.id == bindparam("match"))
+                    .values(version=bindparam("seq"))
+                    .execution_options(synchronize_session=False),
                     running,
                 )
             for row, outcome, _future in batch:
                 if outcome is not None:
                     await conn.execute(
-                        update(Match).where(Match.id == row["match_id"]).values(
-                            version=row["seq"], status="finished", outcome=outcome.to_json(),
-                            finished_at=now)
+                        update(Match)
+                        .where(Match.id == row["match_id"])
+                        .values(
+                            version=row["seq"],
+                            status="finished",
+                            outcome=outcome.to_json(),
+                            finished_at=now,
+                        )
                     )

@@ -80,7 +80,10 @@ class MatchConnection:
         if text is None:
             return None
         if len(text.encode()) > self.context.settings.max_frame_bytes:
-            self.error("too_large", f"Messages may be at most {self.context.settings.max_frame_bytes // 1024} KiB.")
+            self.error(
+                "too_large",
+                f"Messages may be at most {self.context.settings.max_frame_bytes // 1024} KiB.",
+            )
             return None
         try:
             message = orjson.loads(text)
@@ -155,9 +158,16 @@ class MatchConnection:
                     await self.websocket.close(code=4404, reason="no such match")
                     return False
                 if token is not None:
-                    player = await player_for_token(session, token=str(token)) if isinstance(token, str) else None
+                    player = (
+                        await player_for_token(session, token=str(token))
+                        if isinstance(token, str)
+                        else None
+                    )
                     if player is None:
-                        self.error("unauthorized", "That token is not known here; you can still watch without one.")
+                        self.error(
+                            "unauthorized",
+                            "That token is not known here; you can still watch without one.",
+                        )
                         continue
                     self.player_id, self.player_name = player.id, player.name
             return True
@@ -169,10 +179,18 @@ class MatchConnection:
     async def _greet(self) -> None:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
-            chat = (await session.execute(
-                select(ChatMessage).where(ChatMessage.match_id == self.match_id)
-                .order_by(ChatMessage.id.desc()).limit(CHAT_HISTORY)
-            )).scalars().all()
+            chat = (
+                (
+                    await session.execute(
+                        select(ChatMessage)
+                        .where(ChatMessage.match_id == self.match_id)
+                        .order_by(ChatMessage.id.desc())
+                        .limit(CHAT_HISTORY)
+                    )
+                )
+                .scalars()
+                .all()
+            )
             status = match.status
         if status == "open" or status == "abandoned":
             await self._send_lobby()
@@ -180,12 +198,23 @@ class MatchConnection:
             await self._snapshot()
         await self._send_presence()
         for item in reversed(chat):
-            self.send({"type": "chat", "seat": item.seat, "name": item.name, "text": item.text,
-                       "at": item.created_at.isoformat() if item.created_at else None})
+            self.send(
+                {
+                    "type": "chat",
+                    "seat": item.seat,
+                    "name": item.name,
+                    "text": item.text,
+                    "at": item.created_at.isoformat() if item.created_at else None,
+                }
+            )
 
     async def _receive_loop(self) -> None:
-        handlers = {"move": self._on_move, "sync": self._on_sync, "chat": self._on_chat,
-                    "hello": self._on_hello_again}
+        handlers = {
+            "move": self._on_move,
+            "sync": self._on_sync,
+            "chat": self._on_chat,
+            "hello": self._on_hello_again,
+        }
         while True:
             message = await self._receive_json()
             if message is None:
@@ -197,7 +226,11 @@ class MatchConnection:
             try:
                 await handler(message)
             except ArcadeError as exc:
-                self.error(exc.code, exc.message, message.get("id") if isinstance(message.get("id"), str) else None)
+                self.error(
+                    exc.code,
+                    exc.message,
+                    message.get("id") if isinstance(message.get("id"), str) else None,
+                )
             except WebSocketDisconnect:
                 raise
             except Exception:  # the handler must survive anything one message does
@@ -239,7 +272,9 @@ class MatchConnection:
             return
         seat = live.seat_of(self.player_id)
         version = live.version
-        self.send({"type": "snapshot", "version": version, "state": live.viewer_state(version, seat)})
+        self.send(
+            {"type": "snapshot", "version": version, "state": live.viewer_state(version, seat)}
+        )
         self.sent_version = version
 
     async def advance_to(self, version: int, accepted: dict[str, Any] | None = None) -> None:
@@ -258,31 +293,48 @@ class MatchConnection:
                 if not (live.has(v - 1) and live.has(v)):
                     await self._snapshot_locked()  # too far behind for patches
                     return
-                self.send({"type": "patch", "version": v, "ops": live.patch(v, seat),
-                           "events": live.events_for(v, seat)})
+                self.send(
+                    {
+                        "type": "patch",
+                        "version": v,
+                        "ops": live.patch(v, seat),
+                        "events": live.events_for(v, seat),
+                    }
+                )
                 self.sent_version = v
 
     async def _send_lobby(self) -> None:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
-        summary = lobby.summary(match, names=names, online=self.context.presence.online(self.match_id))
+        summary = lobby.summary(
+            match, names=names, online=self.context.presence.online(self.match_id)
+        )
         self.send({"type": "lobby", "match": summary})
 
     async def _send_presence(self) -> None:
         online = self.context.presence.online(self.match_id)
         live = await self._live()
         if live is not None:
-            seats = [{"seat": i, "name": n, "online": p in online}
-                     for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))]
+            seats = [
+                {"seat": i, "name": n, "online": p in online}
+                for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
+            ]
         else:
             async with self.context.sessions() as session:
                 match = await lobby.get_match(session, match_id=self.match_id)
                 names = await lobby.player_names(session, [match])
-            seats = [{"seat": i, "name": names.get(p) if p else None, "online": p in online}
-                     for i, p in enumerate(match.seats)]
-        self.send({"type": "presence", "seats": seats,
-                   "spectators": self.context.presence.spectators(self.match_id)})
+            seats = [
+                {"seat": i, "name": names.get(p) if p else None, "online": p in online}
+                for i, p in enumerate(match.seats)
+            ]
+        self.send(
+            {
+                "type": "presence",
+                "seats": seats,
+                "spectators": self.context.presence.spectators(self.match_id),
+            }
+        )
 
     # --- incoming messages -----------------------------------------------------------------
     async def _on_move(self, message: dict[str, Any]) -> None:
@@ -297,8 +349,11 @@ class MatchConnection:
         if "move" not in message:
             raise ArcadeError("bad_request", 'A move message needs a "move".')
         new_version = await self.context.runtime.submit(
-            self.match_id, player_id=self.player_id, raw_move=message["move"],
-            client_id=move_id, version=version,
+            self.match_id,
+            player_id=self.player_id,
+            raw_move=message["move"],
+            client_id=move_id,
+            version=version,
         )
         await self.advance_to(new_version)  # the mover's patch goes out before its ack
         self.send({"type": "ack", "id": move_id, "version": new_version})
@@ -319,18 +374,31 @@ class MatchConnection:
         text = text.strip()
         if len(text) > limit:
             raise ArcadeError("too_large", f"Chat messages may be at most {limit} characters.")
-        if not await _chat_limiter.hit(RateLimitItemPerMinute(self.context.settings.chat_per_minute), self.chat_key):
+        if not await _chat_limiter.hit(
+            RateLimitItemPerMinute(self.context.settings.chat_per_minute), self.chat_key
+        ):
             raise ArcadeError("rate_limited", "Slow down: too many chat messages this minute.")
         live = await self._live()
         seat = live.seat_of(self.player_id) if live is not None else None
         name = self.player_name or "Spectator"
         at = datetime.now(UTC)
         async with self.context.sessions() as session:
-            session.add(ChatMessage(match_id=self.match_id, player_id=self.player_id, seat=seat,
-                                    name=name, text=text, created_at=at))
+            session.add(
+                ChatMessage(
+                    match_id=self.match_id,
+                    player_id=self.player_id,
+                    seat=seat,
+                    name=name,
+                    text=text,
+                    created_at=at,
+                )
+            )
             await session.commit()
-        await self.context.notify(self.match_id, "chat", message={
-            "seat": seat, "name": name, "text": text, "at": at.isoformat()})
+        await self.context.notify(
+            self.match_id,
+            "chat",
+            message={"seat": seat, "name": name, "text": text, "at": at.isoformat()},
+        )
 
     async def _on_hello_again(self, _message: dict[str, Any]) -> None:
         raise ArcadeError("bad_request", "You already said hello on this connection.")

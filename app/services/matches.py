@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Match, Player
+from app.db.models import Match, Move, Player
 from app.engine.dice import seed_commitment
 from app.engine.registry import get_game
 from app.errors import ArcadeError
@@ -35,14 +35,22 @@ async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = 
     return match
 
 
-async def create_match(session: AsyncSession, *, host: Player, game_id: str,
-                       options: dict[str, Any] | None, seats: int | None) -> Match:
+async def create_match(
+    session: AsyncSession,
+    *,
+    host: Player,
+    game_id: str,
+    options: dict[str, Any] | None,
+    seats: int | None,
+) -> Match:
     game = _game_or_404(game_id)
     try:
         parsed = game.parse_options(options)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ArcadeError("bad_request", f"Bad option {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        raise ArcadeError(
+            "bad_request", f"Bad option {'.'.join(map(str, first['loc']))}: {first['msg']}"
+        ) from None
     count = seats if seats is not None else game.min_players
     if not game.min_players <= count <= game.max_players:
         raise ArcadeError(
@@ -51,9 +59,15 @@ async def create_match(session: AsyncSession, *, host: Player, game_id: str,
         )
     seed = secrets.token_hex(32)
     match = Match(
-        id=secrets.token_hex(6), game=game.id, rules_version=game.rules_version,
-        options=parsed.model_dump(mode="json"), status="open", host_id=host.id,
-        seats=[host.id] + [None] * (count - 1), version=0, seed=seed,
+        id=secrets.token_hex(6),
+        game=game.id,
+        rules_version=game.rules_version,
+        options=parsed.model_dump(mode="json"),
+        status="open",
+        host_id=host.id,
+        seats=[host.id] + [None] * (count - 1),
+        version=0,
+        seed=seed,
         seed_commitment=seed_commitment(seed),
     )
     session.add(match)
@@ -61,8 +75,9 @@ async def create_match(session: AsyncSession, *, host: Player, game_id: str,
     return match
 
 
-async def join_match(session: AsyncSession, *, match_id: str, player: Player,
-                     seat: int | None) -> Match:
+async def join_match(
+    session: AsyncSession, *, match_id: str, player: Player, seat: int | None
+) -> Match:
     match = await get_match(session, match_id=match_id, for_update=True)
     if match.status != "open":
         raise ArcadeError("match_not_active", "This match has already started; you can watch it.")
@@ -126,8 +141,15 @@ async def start_match(session: AsyncSession, *, match_id: str, player: Player) -
     return match
 
 
-async def list_matches(session: AsyncSession, *, status: str | None, game: str | None,
-                       player_id: str | None, limit: int, offset: int) -> tuple[list[Match], int]:
+async def list_matches(
+    session: AsyncSession,
+    *,
+    status: str | None,
+    game: str | None,
+    player_id: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[Match], int]:
     query = select(Match)
     if status is not None:
         query = query.where(Match.status == status)
@@ -136,7 +158,9 @@ async def list_matches(session: AsyncSession, *, status: str | None, game: str |
     if game is not None:
         query = query.where(Match.game == game)
     matches = list((await session.scalars(query.order_by(Match.created_at.desc(), Match.id))).all())
-    if player_id is not None:  # seats is JSON; filtering in Python keeps SQLite and PostgreSQL alike
+    if (
+        player_id is not None
+    ):  # seats is JSON; filtering in Python keeps SQLite and PostgreSQL alike
         matches = [m for m in matches if player_id in m.seats]
     return matches[offset : offset + limit], len(matches)
 
@@ -150,11 +174,15 @@ async def player_names(session: AsyncSession, matches: list[Match]) -> dict[str,
 
 
 async def count_open(session: AsyncSession) -> int:
-    return await session.scalar(select(func.count()).select_from(Match).where(Match.status == "open")) or 0
+    return (
+        await session.scalar(select(func.count()).select_from(Match).where(Match.status == "open"))
+        or 0
+    )
 
 
-def summary(match: Match, *, names: dict[str, str], online: set[str],
-            view: dict[str, Any] | None = None) -> dict[str, Any]:
+def summary(
+    match: Match, *, names: dict[str, str], online: set[str], view: dict[str, Any] | None = None
+) -> dict[str, Any]:
     game = get_game(match.game)
     data: dict[str, Any] = {
         "id": match.id,
@@ -163,8 +191,12 @@ def summary(match: Match, *, names: dict[str, str], online: set[str],
         "options": match.options,
         "status": match.status,
         "seats": [
-            {"seat": i, "player_id": p, "name": names.get(p) if p else None,
-             "online": p in online if p else False}
+            {
+                "seat": i,
+                "player_id": p,
+                "name": names.get(p) if p else None,
+                "online": p in online if p else False,
+            }
             for i, p in enumerate(match.seats)
         ],
         "host": match.host_id,
@@ -183,3 +215,22 @@ def summary(match: Match, *, names: dict[str, str], online: set[str],
     if view is not None:
         data["view"] = view
     return data
+
+
+async def move_log(session: AsyncSession, *, match_id: str) -> list[dict[str, Any]]:
+    """Every accepted move of a match in order, unredacted: callers decide who sees what."""
+    rows = await session.execute(
+        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at)
+        .where(Move.match_id == match_id)
+        .order_by(Move.seq)
+    )
+    return [
+        {
+            "seq": r.seq,
+            "seat": r.seat,
+            "move": r.move,
+            "events": r.events,
+            "at": r.created_at.isoformat() if r.created_at else None,
+        }
+        for r in rows
+    ]

@@ -69,12 +69,17 @@ async def test_moves_over_http_follow_the_same_rules(server: LiveServer) -> None
         view = (await ada.get(f"/api/matches/{match_id}")).json()["view"]
         move = view["legal_moves"][0]
 
-        bad_schema = await ada.post(f"/api/matches/{match_id}/moves", {"move": {"type": "teleport"}})
+        bad_schema = await ada.post(
+            f"/api/matches/{match_id}/moves", {"move": {"type": "teleport"}}
+        )
         assert bad_schema.status_code == 400 and bad_schema.json()["code"] == "bad_request"
         stranger = await eve.post(f"/api/matches/{match_id}/moves", {"move": move})
         assert stranger.status_code == 403 and stranger.json()["code"] == "forbidden"
-        forged = await client.post(f"/api/matches/{match_id}/moves", json={"move": move},
-                                   headers={"Authorization": "Bearer forged"})
+        forged = await client.post(
+            f"/api/matches/{match_id}/moves",
+            json={"move": move},
+            headers={"Authorization": "Bearer forged"},
+        )
         assert forged.status_code == 401
 
         accepted = await ada.post(f"/api/matches/{match_id}/moves", {"move": move, "id": "m1"})

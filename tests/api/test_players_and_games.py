@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import asyncio
 import hashlib
 
 import httpx
@@ -17,7 +16,9 @@ async def test_guest_gets_a_token_and_only_its_hash_is_stored(server: LiveServer
         assert created.status_code == 201
         body = created.json()
         assert body["name"] == "Ada Lovelace" and len(body["token"]) >= 32
-        me = await client.get("/api/players/me", headers={"Authorization": f"Bearer {body['token']}"})
+        me = await client.get(
+            "/api/players/me", headers={"Authorization": f"Bearer {body['token']}"}
+        )
         assert me.json() == {"id": body["id"], "name": "Ada Lovelace"}
 
     engine = make_engine(server.database_url)
@@ -32,7 +33,9 @@ async def test_bad_names_and_unknown_tokens_are_refused_with_reasons(server: Liv
     async with httpx.AsyncClient(base_url=server.url) as client:
         empty = await client.post("/api/players", json={"name": ""})
         assert empty.status_code == 400 and empty.json()["code"] == "bad_request"
-        garbage = await client.post("/api/players", content=b"{not json", headers={"content-type": "application/json"})
+        garbage = await client.post(
+            "/api/players", content=b"{not json", headers={"content-type": "application/json"}
+        )
         assert garbage.status_code == 400 and garbage.json()["message"]
         stranger = await client.get("/api/players/me", headers={"Authorization": "Bearer nope"})
         assert stranger.status_code == 401 and stranger.json()["code"] == "unauthorized"
@@ -54,5 +57,3 @@ async def test_openapi_docs_are_served(server: LiveServer) -> None:
         spec = (await client.get("/openapi.json")).json()
     assert docs.status_code == 200
     assert "/api/matches/{match_id}/moves" in spec["paths"]
-
-

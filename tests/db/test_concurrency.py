@@ -17,9 +17,8 @@ from app.db.models import Move
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.runtime import MatchRuntime
 from app.errors import ArcadeError
-from app.services.matches import create_match, join_match, start_match
-from app.services.players import create_player
 from tests.conftest import drop_postgres_database, fresh_postgres_database
+from tests.helpers import started_match_in_db
 
 pytestmark = pytest.mark.postgres
 
@@ -41,20 +40,17 @@ async def pg_url() -> AsyncIterator[str]:
 async def _started(url: str) -> tuple[str, list[str]]:
     engine = make_engine(url)
     async with make_sessionmaker(engine)() as session:
-        ada, _ = await create_player(session, name="Ada")
-        bob, _ = await create_player(session, name="Bob")
-        match = await create_match(session, host=ada, game_id="c64-maze", options={}, seats=2)
-        await join_match(session, match_id=match.id, player=bob, seat=None)
-        await start_match(session, match_id=match.id, player=ada)
-        await session.commit()
+        started = await started_match_in_db(session)
     await engine.dispose()
-    return match.id, [ada.id, bob.id]
+    return started
 
 
 async def _moves(url: str, match_id: str) -> int:
     engine = make_engine(url)
     async with engine.connect() as conn:
-        count = await conn.scalar(select(func.count()).select_from(Move).where(Move.match_id == match_id))
+        count = await conn.scalar(
+            select(func.count()).select_from(Move).where(Move.match_id == match_id)
+        )
     await engine.dispose()
     return int(count or 0)
 
@@ -94,8 +90,10 @@ async def test_two_seats_in_a_simultaneous_phase_are_both_applied(pg_url: str) -
         assert lives[0] is not None and lives[1] is not None
         moves = [lives[i].game.legal_moves(lives[i].state, i)[0] for i in (0, 1)]
         results = await asyncio.gather(
-            *(runtimes[i].submit(match_id, player_id=players[i], raw_move=moves[i], version=0)
-              for i in (0, 1))
+            *(
+                runtimes[i].submit(match_id, player_id=players[i], raw_move=moves[i], version=0)
+                for i in (0, 1)
+            )
         )
         assert sorted(results) == [1, 2]
         assert await _moves(pg_url, match_id) == 2

@@ -18,6 +18,7 @@ def _diff(database_url: str) -> list[object]:
         engine = make_engine(database_url)
         try:
             async with engine.connect() as conn:
+
                 def compare(sync_conn):  # type: ignore[no-untyped-def]
                     context = MigrationContext.configure(sync_conn, opts={"compare_type": True})
                     return compare_metadata(context, Base.metadata)
@@ -44,7 +45,9 @@ def _tables(database_url: str) -> set[str]:
 def test_upgrade_head_on_an_empty_database_matches_the_models(database_url: str) -> None:
     assert _tables(database_url) == set()
     upgrade_to_head(database_url)
-    assert {"players", "matches", "moves", "chat_messages", "alembic_version"} <= _tables(database_url)
+    assert {"players", "matches", "moves", "chat_messages", "alembic_version"} <= _tables(
+        database_url
+    )
     assert _diff(database_url) == []
 
 

@@ -83,8 +83,9 @@ def player_counts(game: Game) -> list[int]:
 CASES = [(g, n, s) for g in GAMES for n in player_counts(g) for s in SEEDS]
 
 
-@pytest.mark.parametrize(("game", "players", "seed"), CASES,
-                         ids=[f"{g.id}-{n}p-seed{s}" for g, n, s in CASES])
+@pytest.mark.parametrize(
+    ("game", "players", "seed"), CASES, ids=[f"{g.id}-{n}p-seed{s}" for g, n, s in CASES]
+)
 def test_random_playout_reaches_an_outcome(game: Game, players: int, seed: int) -> None:
     out = play(game, players, seed)
     outcome = game.outcome(out.states[-1])

@@ -43,4 +43,6 @@ def test_below_rejects_non_positive():
 
 
 def test_commitment_is_sha256_of_the_seed():
-    assert seed_commitment("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert (
+        seed_commitment("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )

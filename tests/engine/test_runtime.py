@@ -12,12 +12,13 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.registry import get_game
 from app.engine.runtime import MatchRuntime, replay
-from app.services.matches import create_match, join_match, start_match
-from app.services.players import create_player
 from tests.conftest import LiveServer
+from tests.helpers import guests, started_match_in_db
 
 
-async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(database_url: str) -> None:
+async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(
+    database_url: str,
+) -> None:
     await asyncio.to_thread(upgrade_to_head, database_url)
     engine = make_engine(database_url)
     announced: list[int] = []
@@ -27,20 +28,14 @@ async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(dat
 
     runtime = MatchRuntime(engine, announce)
     async with make_sessionmaker(engine)() as session:
-        ada, _ = await create_player(session, name="Ada")
-        bob, _ = await create_player(session, name="Bob")
-        match = await create_match(session, host=ada, game_id="c64-maze", options={}, seats=2)
-        await join_match(session, match_id=match.id, player=bob, seat=None)
-        await start_match(session, match_id=match.id, player=ada)
-        await session.commit()
-    players = [ada.id, bob.id]
+        match_id, players = await started_match_in_db(session)
     chooser = random.Random(7)
-    live = await runtime.get(match.id)
+    live = await runtime.get(match_id)
     assert live is not None
     while live.status == "active":
         seat = chooser.choice(sorted(live.game.active_seats(live.state)))
         move = chooser.choice(live.game.legal_moves(live.state, seat))
-        await runtime.submit(match.id, player_id=players[seat], raw_move=move)
+        await runtime.submit(match_id, player_id=players[seat], raw_move=move)
     final_state, version, outcome = live.state, live.version, live.outcome
     assert announced == list(range(1, version + 1))
     await engine.dispose()
@@ -48,8 +43,8 @@ async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(dat
     server = LiveServer(database_url).start()
     try:
         async with httpx.AsyncClient(base_url=server.url) as client:
-            summary = (await client.get(f"/api/matches/{match.id}")).json()
-            record = (await client.get(f"/api/matches/{match.id}/replay")).json()
+            summary = (await client.get(f"/api/matches/{match_id}")).json()
+            record = (await client.get(f"/api/matches/{match_id}/replay")).json()
     finally:
         server.stop()
     assert summary["status"] == "finished" and summary["version"] == version
@@ -57,8 +52,13 @@ async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(dat
     assert hashlib.sha256(summary["seed"].encode()).hexdigest() == summary["seed_commitment"]
     game = get_game(record["game"])
     assert game is not None
-    rebuilt, events = replay(game, game.parse_options(record["options"]), len(record["seats"]),
-                             record["seed"], [(m["seat"], m["move"]) for m in record["moves"]])
+    rebuilt, events = replay(
+        game,
+        game.parse_options(record["options"]),
+        len(record["seats"]),
+        record["seed"],
+        [(m["seat"], m["move"]) for m in record["moves"]],
+    )
     assert rebuilt == final_state
     assert events == [m["events"] for m in record["moves"]]
 
@@ -67,8 +67,6 @@ async def test_moves_on_an_unstarted_or_finished_match_are_refused(database_url:
     server = LiveServer(database_url).start()
     try:
         async with httpx.AsyncClient(base_url=server.url) as client:
-            from tests.helpers import guests
-
             ada, bob = await guests(client, "Ada", "Bob")
             match = (await ada.post("/api/matches", {"game": "c64-maze", "seats": 2})).json()
             early = await ada.post(f"/api/matches/{match['id']}/moves", {"move": {"type": "take"}})

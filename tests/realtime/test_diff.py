@@ -15,7 +15,10 @@ from app.realtime.diff import make_patch
 scalars = st.none() | st.integers(-5, 5) | st.text("ab/~", max_size=3)
 documents = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text("ab/~", max_size=3), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(st.text("ab/~", max_size=3), children, max_size=5)
+    ),
     max_leaves=25,
 )
 

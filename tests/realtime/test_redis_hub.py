@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from tests.conftest import IN_CI, LiveServer
-from tests.helpers import Viewer, guests, started_match
+from tests.helpers import Viewer, guests, play_turns, started_match
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -29,25 +29,23 @@ def redis_url() -> str:
     return REDIS_URL
 
 
-async def test_a_move_on_one_process_reaches_a_viewer_on_another(database_url: str, redis_url: str) -> None:
+async def test_a_move_on_one_process_reaches_a_viewer_on_another(
+    database_url: str, redis_url: str
+) -> None:
     first = LiveServer(database_url, redis_url=redis_url).start()
     second = LiveServer(database_url, redis_url=redis_url, migrate_on_start=False).start()
     try:
         async with httpx.AsyncClient(base_url=first.url) as client:
             ada, bob = await guests(client, "Ada", "Bob")
             match_id = await started_match(client, [ada, bob])
-        async with (Viewer(first.ws_url, match_id, ada.token) as a,
-                    Viewer(second.ws_url, match_id, bob.token) as b,
-                    Viewer(second.ws_url, match_id, None) as watcher):
+        async with (
+            Viewer(first.ws_url, match_id, ada.token) as a,
+            Viewer(second.ws_url, match_id, bob.token) as b,
+            Viewer(second.ws_url, match_id, None) as watcher,
+        ):
             for viewer in (a, b, watcher):
                 await viewer.until_type("snapshot")
-            for _ in range(6):
-                mover = a if a.state["legal_moves"] else b
-                await mover.move(mover.state["legal_moves"][0])
-                await mover.until_type("ack")
-                for viewer in (a, b, watcher):
-                    while viewer.version < mover.version:
-                        await viewer.recv()
+            await play_turns([a, b], 6, watchers=(watcher,))
             assert a.state["board"] == b.state["board"] == watcher.state["board"]
             assert watcher.version == 6
     finally:

@@ -19,9 +19,11 @@ async def test_two_players_and_a_spectator_each_get_only_their_own_view(server: 
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob = await guests(client, "Ada", "Bob")
         match_id = await started_match(client, [ada, bob])
-    async with (Viewer(server.ws_url, match_id, ada.token) as a,
-                Viewer(server.ws_url, match_id, bob.token) as b,
-                Viewer(server.ws_url, match_id, None) as s):
+    async with (
+        Viewer(server.ws_url, match_id, ada.token) as a,
+        Viewer(server.ws_url, match_id, bob.token) as b,
+        Viewer(server.ws_url, match_id, None) as s,
+    ):
         for viewer in (a, b, s):
             await viewer.until_type("snapshot")
         assert (a.state["you"], b.state["you"], s.state["you"]) == (0, 1, None)
@@ -42,7 +44,9 @@ async def test_two_players_and_a_spectator_each_get_only_their_own_view(server: 
         for viewer, guest in ((a, ada), (b, bob), (s, None)):
             async with httpx.AsyncClient(base_url=server.url) as client:
                 headers = guest.auth if guest else {}
-                fresh = (await client.get(f"/api/matches/{match_id}", headers=headers)).json()["view"]
+                fresh = (await client.get(f"/api/matches/{match_id}", headers=headers)).json()[
+                    "view"
+                ]
             assert viewer.state == fresh
         # Every frame a socket received was meant for it: no other seat's legal moves.
         for viewer in (a, b, s):
@@ -50,14 +54,26 @@ async def test_two_players_and_a_spectator_each_get_only_their_own_view(server: 
                 if frame["type"] == "snapshot":
                     assert frame["state"]["you"] == viewer.state["you"]
             if viewer is s:
-                assert all(not (f["type"] == "patch" and any(op["path"].startswith("/legal_moves/") and op["op"] == "add" for op in f["ops"])) for f in s.frames)
+                assert all(
+                    not (
+                        f["type"] == "patch"
+                        and any(
+                            op["path"].startswith("/legal_moves/") and op["op"] == "add"
+                            for op in f["ops"]
+                        )
+                    )
+                    for f in s.frames
+                )
 
 
 async def test_bad_input_gets_an_error_and_the_socket_lives_on(server: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob = await guests(client, "Ada", "Bob")
         match_id = await started_match(client, [ada, bob])
-    async with Viewer(server.ws_url, match_id, ada.token) as a, Viewer(server.ws_url, match_id, None) as spy:
+    async with (
+        Viewer(server.ws_url, match_id, ada.token) as a,
+        Viewer(server.ws_url, match_id, None) as spy,
+    ):
         await a.until_type("snapshot")
         await spy.until_type("snapshot")
         version = a.version
@@ -76,7 +92,9 @@ async def test_bad_input_gets_an_error_and_the_socket_lives_on(server: LiveServe
         assert no_id["code"] == "bad_request"
         huge = await error_for(a, {"type": "chat", "text": "x" * 70_000})
         assert huge["code"] == "too_large"
-        spectator = await error_for(spy, {"type": "move", "id": "s1", "move": a.state["legal_moves"][0]})
+        spectator = await error_for(
+            spy, {"type": "move", "id": "s1", "move": a.state["legal_moves"][0]}
+        )
         assert spectator["code"] == "forbidden"
         again = await error_for(a, {"type": "hello"})
         assert again["code"] == "bad_request"
@@ -91,7 +109,10 @@ async def test_out_of_turn_and_wrong_token(server: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob = await guests(client, "Ada", "Bob")
         match_id = await started_match(client, [ada, bob])
-    async with Viewer(server.ws_url, match_id, ada.token) as a, Viewer(server.ws_url, match_id, bob.token) as b:
+    async with (
+        Viewer(server.ws_url, match_id, ada.token) as a,
+        Viewer(server.ws_url, match_id, bob.token) as b,
+    ):
         await a.until_type("snapshot")
         await b.until_type("snapshot")
         # play until exactly one seat may move, then let the other try
@@ -125,7 +146,9 @@ async def test_lobby_updates_then_snapshot_on_start(server: LiveServer) -> None:
             first = await a.until_type("lobby")
             assert first["match"]["seats"][1]["player_id"] is None
             await bob.post(f"/api/matches/{match['id']}/join")
-            update = await a.until(lambda f: f["type"] == "lobby" and f["match"]["seats"][1]["player_id"])
+            update = await a.until(
+                lambda f: f["type"] == "lobby" and f["match"]["seats"][1]["player_id"]
+            )
             assert update["match"]["seats"][1]["name"] == "Bob"
             await ada.post(f"/api/matches/{match['id']}/start")
             snapshot = await a.until_type("snapshot")

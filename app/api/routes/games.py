@@ -12,8 +12,14 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def list_games() -> list[GamePublic]:
     """Every game this server plays, with its lobby options as JSON Schema."""
     return [
-        GamePublic(id=g.id, title=g.title, min_players=g.min_players, max_players=g.max_players,
-                   options_schema=g.options_schema(), has_chance=g.has_chance,
-                   hidden_information=g.hidden_information)
+        GamePublic(
+            id=g.id,
+            title=g.title,
+            min_players=g.min_players,
+            max_players=g.max_players,
+            options_schema=g.options_schema(),
+            has_chance=g.has_chance,
+            hidden_information=g.hidden_information,
+        )
         for g in all_games()
     ]

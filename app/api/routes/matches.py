@@ -3,20 +3,33 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
-from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
-from app.api.schemas import JoinRequest, MatchCreate, MatchesPublic, MatchLog, MoveAccepted, MoveSubmit
+from app.api.schemas import (
+    JoinRequest,
+    MatchCreate,
+    MatchesPublic,
+    MatchLog,
+    MoveAccepted,
+    MoveSubmit,
+)
 from app.context import AppContext
-from app.db.models import Match, Move
+from app.db.models import Match
 from app.errors import ArcadeError
 from app.services import matches as lobby
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
 
-async def _summary(context: AppContext, session: lobby.AsyncSession, match: Match,
-                   player_id: str | None, *, with_view: bool = True) -> dict[str, Any]:
+async def _summary(
+    context: AppContext,
+    session: AsyncSession,
+    match: Match,
+    player_id: str | None,
+    *,
+    with_view: bool = True,
+) -> dict[str, Any]:
     names = await lobby.player_names(session, [match])
     view = None
     if with_view and match.status in ("active", "finished"):
@@ -27,20 +40,35 @@ async def _summary(context: AppContext, session: lobby.AsyncSession, match: Matc
     return lobby.summary(match, names=names, online=context.presence.online(match.id), view=view)
 
 
+async def _lobby_changed(
+    context: AppContext, session: AsyncSession, match: Match, player_id: str, kind: str
+) -> dict[str, Any]:
+    """Commit a lobby change, tell the match's sockets, answer with the new summary."""
+    await session.commit()
+    await context.notify(match.id, kind)
+    return await _summary(context, session, match, player_id)
+
+
 @router.post("", status_code=status.HTTP_201_CREATED)
-async def create_match(body: MatchCreate, player: CurrentPlayer, session: SessionDep,
-                       context: ContextDep) -> dict[str, Any]:
+async def create_match(
+    body: MatchCreate, player: CurrentPlayer, session: SessionDep, context: ContextDep
+) -> dict[str, Any]:
     """Open a lobby; you are its host and sit in seat 0."""
-    match = await lobby.create_match(session, host=player, game_id=body.game,
-                                     options=body.options, seats=body.seats)
+    match = await lobby.create_match(
+        session, host=player, game_id=body.game, options=body.options, seats=body.seats
+    )
     await session.commit()
     return await _summary(context, session, match, player.id)
 
 
 @router.get("", response_model=MatchesPublic)
 async def list_matches(
-    session: SessionDep, context: ContextDep, player: OptionalPlayer,
-    status_: Annotated[str | None, Query(alias="status", pattern="^(open|active|finished|abandoned)$")] = None,
+    session: SessionDep,
+    context: ContextDep,
+    player: OptionalPlayer,
+    status_: Annotated[
+        str | None, Query(alias="status", pattern="^(open|active|finished|abandoned)$")
+    ] = None,
     game: str | None = None,
     mine: bool = False,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
@@ -50,69 +78,81 @@ async def list_matches(
     if mine and player is None:
         raise ArcadeError("unauthorized", "Sign in to list your own matches.")
     found, count = await lobby.list_matches(
-        session, status=status_, game=game, player_id=player.id if mine and player else None,
-        limit=limit, offset=offset,
+        session,
+        status=status_,
+        game=game,
+        player_id=player.id if mine and player else None,
+        limit=limit,
+        offset=offset,
     )
     names = await lobby.player_names(session, found)
     return MatchesPublic(
-        matches=[lobby.summary(m, names=names, online=context.presence.online(m.id)) for m in found],
+        matches=[
+            lobby.summary(m, names=names, online=context.presence.online(m.id)) for m in found
+        ],
         count=count,
     )
 
 
 @router.get("/{match_id}")
-async def read_match(match_id: str, session: SessionDep, context: ContextDep,
-                     player: OptionalPlayer) -> dict[str, Any]:
+async def read_match(
+    match_id: str, session: SessionDep, context: ContextDep, player: OptionalPlayer
+) -> dict[str, Any]:
     """The match summary, with your view of the game once it has started."""
     match = await lobby.get_match(session, match_id=match_id)
     return await _summary(context, session, match, player.id if player else None)
 
 
 @router.post("/{match_id}/join")
-async def join_match(match_id: str, player: CurrentPlayer, session: SessionDep,
-                     context: ContextDep, body: JoinRequest | None = None) -> dict[str, Any]:
+async def join_match(
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    body: JoinRequest | None = None,
+) -> dict[str, Any]:
     """Take a seat (a given one, or the first free) while the lobby is open."""
-    match = await lobby.join_match(session, match_id=match_id, player=player,
-                                   seat=body.seat if body else None)
-    await session.commit()
-    await context.notify(match_id, "lobby")
-    return await _summary(context, session, match, player.id)
+    match = await lobby.join_match(
+        session, match_id=match_id, player=player, seat=body.seat if body else None
+    )
+    return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
 @router.post("/{match_id}/leave")
-async def leave_match(match_id: str, player: CurrentPlayer, session: SessionDep,
-                      context: ContextDep) -> dict[str, Any]:
+async def leave_match(
+    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+) -> dict[str, Any]:
     """Give up your seat while the lobby is open."""
     match = await lobby.leave_match(session, match_id=match_id, player=player)
-    await session.commit()
-    await context.notify(match_id, "lobby")
-    return await _summary(context, session, match, player.id)
+    return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
 @router.post("/{match_id}/start")
-async def start_match(match_id: str, player: CurrentPlayer, session: SessionDep,
-                      context: ContextDep) -> dict[str, Any]:
+async def start_match(
+    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+) -> dict[str, Any]:
     """The host starts the match once enough players are seated."""
     match = await lobby.start_match(session, match_id=match_id, player=player)
-    await session.commit()
-    await context.notify(match_id, "started")
-    return await _summary(context, session, match, player.id)
+    return await _lobby_changed(context, session, match, player.id, "started")
 
 
 @router.post("/{match_id}/moves", response_model=MoveAccepted)
-async def submit_move(match_id: str, body: MoveSubmit, player: CurrentPlayer,
-                      context: ContextDep, session: SessionDep) -> MoveAccepted:
+async def submit_move(
+    match_id: str, body: MoveSubmit, player: CurrentPlayer, context: ContextDep, session: SessionDep
+) -> MoveAccepted:
     """Submit a move over HTTP: the same rules as over the WebSocket."""
     await lobby.get_match(session, match_id=match_id)
     await session.close()  # the runtime opens its own transaction
-    version = await context.runtime.submit(match_id, player_id=player.id, raw_move=body.move,
-                                           client_id=body.id, version=body.version)
+    version = await context.runtime.submit(
+        match_id, player_id=player.id, raw_move=body.move, client_id=body.id, version=body.version
+    )
     return MoveAccepted(version=version)
 
 
 @router.get("/{match_id}/log", response_model=MatchLog)
-async def read_log(match_id: str, session: SessionDep, context: ContextDep,
-                   player: OptionalPlayer) -> MatchLog:
+async def read_log(
+    match_id: str, session: SessionDep, context: ContextDep, player: OptionalPlayer
+) -> MatchLog:
     """The moves so far with their events, as you may see them."""
     match = await lobby.get_match(session, match_id=match_id)
     if match.status == "open":
@@ -120,17 +160,15 @@ async def read_log(match_id: str, session: SessionDep, context: ContextDep,
     live = await context.runtime.get(match_id)
     assert live is not None
     seat = live.seat_of(player.id if player else None)
-    rows = (await session.execute(
-        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at)
-        .where(Move.match_id == match_id).order_by(Move.seq)
-    )).all()
+    secret_moves = live.game.hidden_information
     entries = []
-    for row in rows:
-        events = [shown for e in row.events
-                  if (shown := live.game.redact_event(e, seat)) is not None]
-        move = row.move if (seat == row.seat or not live.game.hidden_information) else {"type": row.move.get("type")}
-        entries.append({"seq": row.seq, "seat": row.seat, "move": move, "events": events,
-                        "at": row.created_at.isoformat() if row.created_at else None})
+    for entry in await lobby.move_log(session, match_id=match_id):
+        entry["events"] = [
+            shown for e in entry["events"] if (shown := live.game.redact_event(e, seat)) is not None
+        ]
+        if secret_moves and seat != entry["seat"]:
+            entry["move"] = {"type": entry["move"].get("type")}
+        entries.append(entry)
     return MatchLog.model_validate({"moves": entries})
 
 
@@ -141,15 +179,17 @@ async def read_replay(match_id: str, session: SessionDep) -> dict[str, Any]:
     if match.status != "finished":
         raise ArcadeError("match_not_active", "Only finished matches can be exported.")
     names = await lobby.player_names(session, [match])
-    rows = (await session.execute(
-        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at)
-        .where(Move.match_id == match_id).order_by(Move.seq)
-    )).all()
     return {
-        "id": match.id, "game": match.game, "rules_version": match.rules_version,
+        "id": match.id,
+        "game": match.game,
+        "rules_version": match.rules_version,
         "options": match.options,
-        "seats": [{"seat": i, "player_id": p, "name": names.get(p or "")} for i, p in enumerate(match.seats)],
-        "seed": match.seed, "seed_commitment": match.seed_commitment, "outcome": match.outcome,
-        "moves": [{"seq": r.seq, "seat": r.seat, "move": r.move, "events": r.events,
-                   "at": r.created_at.isoformat() if r.created_at else None} for r in rows],
+        "seats": [
+            {"seat": i, "player_id": p, "name": names.get(p or "")}
+            for i, p in enumerate(match.seats)
+        ],
+        "seed": match.seed,
+        "seed_commitment": match.seed_commitment,
+        "outcome": match.outcome,
+        "moves": await lobby.move_log(session, match_id=match_id),
     }
