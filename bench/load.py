@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import time
@@ -192,6 +193,17 @@ async def lane(
 
 
 COMPRESSION = [False]
+SERVER_PID: list[int | None] = [None]
+
+
+def process_cpu_seconds(pid: int | None) -> float | None:
+    """user + system CPU time of a process on this machine (Linux /proc), or None."""
+    if pid is None:
+        return None
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -219,8 +231,11 @@ async def run_level(url: str, matches: int, seconds: float, warmup: float) -> St
         await asyncio.sleep(warmup)
         measuring[0] = True
         measured_from = time.perf_counter()
+        cpu_from = process_cpu_seconds(SERVER_PID[0])
         await asyncio.gather(*tasks)
         stats.elapsed = time.perf_counter() - measured_from  # type: ignore[attr-defined]
+        cpu_to = process_cpu_seconds(SERVER_PID[0])
+        stats.server_cpu = None if cpu_from is None else cpu_to - cpu_from  # type: ignore[attr-defined,operator]
     del ws_url
     return stats
 
@@ -234,12 +249,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0, help="measured time per level")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument(
+        "--server-pid",
+        type=int,
+        default=None,
+        help="the server's process id (same machine): also print its CPU time per move",
+    )
+    parser.add_argument(
         "--compression",
         action="store_true",
         help="offer permessage-deflate (off by default, like socket.io)",
     )
     args = parser.parse_args()
     COMPRESSION[0] = args.compression
+    SERVER_PID[0] = args.server_pid
     header = ("M", "moves/s", "p50 ms", "p95 ms", "p99 ms", "bytes/frame", "errors", "finished")
     widths = (5, 9, 8, 8, 8, 12, 7, 9)
     print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
@@ -255,7 +277,11 @@ def main() -> None:
             flush=True,
         )
         if lat:
-            print(f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves", flush=True)
+            line = f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves"
+            cpu = getattr(stats, "server_cpu", None)
+            if cpu is not None and stats.moves:
+                line += f"; server CPU {cpu / stats.moves * 1e6:.0f} us per move"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

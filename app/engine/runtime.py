@@ -62,6 +62,8 @@ class LiveMatch:
     _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _legal: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
+    _boards: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+    _board_patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _events: dict[tuple[int, int | None], list[Event]] = field(default_factory=dict)
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -76,7 +78,15 @@ class LiveMatch:
         self.history[version] = (state, events)
         while len(self.history) > HISTORY:
             self.history.popitem(last=False)
-        for cache in (self._views, self._patches, self._legal, self._events):
+        caches = (
+            self._views,
+            self._patches,
+            self._legal,
+            self._events,
+            self._boards,
+            self._board_patches,
+        )
+        for cache in caches:
             for key in [k for k in cache if k[0] < version - 2]:
                 del cache[key]
 
@@ -89,14 +99,22 @@ class LiveMatch:
         return cached
 
     # --- what one viewer sees --------------------------------------------------------------
+    def _board_key(self, seat: int | None) -> int | None:
+        # Without hidden information every seat sees the same board: build and diff it once.
+        return seat if self.game.hidden_information else None
+
     def viewer_state(self, version: int, seat: int | None) -> dict[str, Any]:
         """The `state` of the wire protocol for `seat` at `version` (cached: shared by viewers)."""
         key = (version, seat)
         cached = self._views.get(key)
         if cached is not None:
             return cached
+        board_key = (version, self._board_key(seat))
+        board = self._boards.get(board_key)
         state = self.history[version][0]
         game = self.game
+        if board is None:
+            board = self._boards[board_key] = game.view(state, board_key[1])
         outcome = game.outcome(state)
         active = sorted(game.active_seats(state)) if outcome is None else []
         view = {
@@ -107,7 +125,7 @@ class LiveMatch:
             "you": seat,
             "active_seats": active,
             "legal_moves": self.legal(version, seat) if seat in active else [],
-            "board": game.view(state, seat),
+            "board": board,
             "outcome": outcome.to_json() if outcome is not None else None,
         }
         self._views[key] = view
@@ -120,8 +138,13 @@ class LiveMatch:
         if cached is None:
             before = self.viewer_state(version - 1, seat)
             after = self.viewer_state(version, seat)
-            cached = make_patch(before, after)
-            self._patches[key] = cached
+            board_key = (version, self._board_key(seat))
+            board_ops = self._board_patches.get(board_key)
+            if board_ops is None:
+                board_ops = make_patch(before["board"], after["board"], "/board")
+                self._board_patches[board_key] = board_ops
+            envelope = make_patch({**before, "board": None}, {**after, "board": None})
+            cached = self._patches[key] = envelope + board_ops
         return cached
 
     def events_for(self, version: int, seat: int | None) -> list[Event]:

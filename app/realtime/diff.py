@@ -25,9 +25,10 @@ def _escape(key: str) -> str:
     return key
 
 
-def make_patch(before: Any, after: Any) -> list[Op]:
+def make_patch(before: Any, after: Any, path: str = "") -> list[Op]:
+    """Ops that turn `before` into `after`; `path` prefixes them (a subdocument's place)."""
     ops: list[Op] = []
-    _diff(before, after, "", ops)
+    _diff(before, after, path, ops)
     return ops
 
 
