@@ -21,9 +21,34 @@ def main(argv: list[str] | None = None) -> int:
         help="processes; more than one needs REDIS_URL and PostgreSQL",
     )
     commands.add_parser("migrate", help="bring the database schema up to date")
+    verify = commands.add_parser(
+        "verify", help="re-run an exported replay through the rules and check every step"
+    )
+    verify.add_argument("file", help="a record from GET /api/matches/{id}/replay ('-' = stdin)")
     args = parser.parse_args(argv)
     settings = get_settings()
 
+    if args.command == "verify":
+        import json
+
+        from app.services.replays import verify_record
+
+        source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+        with source:
+            try:
+                record = json.load(source)
+            except json.JSONDecodeError as exc:
+                print(f"not valid JSON: {exc}")
+                return 1
+        verdict = verify_record(record)
+        if verdict.ok:
+            print(
+                f"ok: seed matches its commitment; {verdict.checked_moves} moves, every "
+                "state, event and the outcome reproduced"
+            )
+            return 0
+        print(f"FAILED after {verdict.checked_moves} good moves: {verdict.problem}")
+        return 1
     if args.command == "migrate":
         from app.db.migrate import upgrade_to_head
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -24,6 +26,15 @@ class AppContext:
     hub: Hub
     runtime: MatchRuntime
     presence: Presence
+    # Replay frames of finished matches never change: the last few are kept.
+    replay_cache: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    replay_cache_size: int = 32
+
+    def remember_replay(self, match_id: str, frames: dict[str, Any]) -> None:
+        self.replay_cache[match_id] = frames
+        self.replay_cache.move_to_end(match_id)
+        while len(self.replay_cache) > self.replay_cache_size:
+            self.replay_cache.popitem(last=False)
 
     async def notify(self, match_id: str, kind: str, **data: object) -> None:
         await self.hub.publish(match_channel(match_id), {"kind": kind, **data})

@@ -14,7 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.api.routes import games, matches, players
+from app.api.routes import games, matches, players, replays
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
 from app.db.migrate import upgrade_to_head
@@ -99,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = HTTP_CODES.get(exc.status_code, "bad_request")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
-    for module in (players, games, matches):
+    for module in (players, games, matches, replays):
         app.include_router(module.router)
     app.include_router(socket.router)
 
@@ -110,6 +110,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/match/{match_id}", include_in_schema=False)
     async def match_page(match_id: str) -> FileResponse:
         return FileResponse(STATIC / "match.html")
+
+    @app.get("/replay/{match_id}", include_in_schema=False)
+    async def replay_page(match_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return FileResponse(STATIC / "history.html")
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:

@@ -30,16 +30,31 @@ class GamePublic(BaseModel):
     hidden_information: bool
 
 
+NONCE = Field(
+    default=None,
+    description="64 hex characters from the browser's random source; "
+    "mixed into the dice (see docs/replays.md)",
+)
+
+
 class MatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seats: int | None = Field(default=None, ge=1, le=8)
+    private: bool = False
+    nonce: str | None = NONCE
 
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int | None = None
+    nonce: str | None = NONCE
+
+
+class MatchUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    private: bool
 
 
 class MoveSubmit(BaseModel):

@@ -9,7 +9,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+    func,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
@@ -37,8 +48,14 @@ class Match(Base):
     # One entry per seat: a player id, or None while the seat is empty.
     seats: Mapped[list[str | None]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # The server's secret, committed to (sha256) when the lobby opens and revealed at the end.
     seed: Mapped[str] = mapped_column(String(64))
     seed_commitment: Mapped[str] = mapped_column(String(64))
+    # One browser-made nonce per seat (None until given); the dice mix them with the seed.
+    nonces: Mapped[list[str | None]] = mapped_column(JSON, default=list)
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    watch_token: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -105,6 +105,11 @@ class Game(ABC):
     def outcome(self, state: State) -> Outcome | None: ...
 
     # --- shared behaviour -----------------------------------------------------------------
+    def reveal_view(self, state: State) -> dict[str, Any]:
+        """Everything, every seat's secrets included: for replays of finished matches.
+        Games with hidden information override it; for the others it is the common view."""
+        return self.view(state, None)
+
     def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
         return self.Options.model_validate(raw or {})
 

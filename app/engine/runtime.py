@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.models import Match, Move, Player
 from app.engine.contract import BadMove, Event, Game, IllegalMove, Outcome, State
 from app.engine.dice import SETUP_MOVE_NUMBER, Dice
+from app.engine.fairness import dice_seed
 from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.realtime.diff import make_patch
@@ -217,12 +218,13 @@ class MatchRuntime:
                 )
             ).all()
         options = game.parse_options(row.options)
-        state = game.setup(len(players), options, Dice(row.seed, SETUP_MOVE_NUMBER))
+        seed = dice_seed(row.seed, row.nonces or [])
+        state = game.setup(len(players), options, Dice(seed, SETUP_MOVE_NUMBER))
         live = LiveMatch(
             id=match_id,
             game=game,
             options=options,
-            seed=row.seed,
+            seed=seed,
             players=players,
             names=[names_by_id.get(p, "?") for p in players],
             state=state,

@@ -150,6 +150,7 @@ class MatchConnection:
                 self.error("bad_request", 'The first message must be {"type": "hello"}.')
                 continue
             token = message.get("token")
+            watch = message.get("watch")
             async with self.context.sessions() as session:
                 match = await session.get(Match, self.match_id)
                 if match is None:
@@ -157,19 +158,26 @@ class MatchConnection:
                     await self._drain_now()
                     await self.websocket.close(code=4404, reason="no such match")
                     return False
+                player = None
                 if token is not None:
-                    player = (
-                        await player_for_token(session, token=str(token))
-                        if isinstance(token, str)
-                        else None
-                    )
+                    if isinstance(token, str):
+                        player = await player_for_token(session, token=token)
                     if player is None:
                         self.error(
                             "unauthorized",
                             "That token is not known here; you can still watch without one.",
                         )
                         continue
-                    self.player_id, self.player_name = player.id, player.name
+                allowed = lobby.may_watch(
+                    match,
+                    player_id=player.id if player else None,
+                    watch=watch if isinstance(watch, str) else None,
+                )
+            if not allowed:
+                self.error("forbidden", "This match is private: ask a player for the watch link.")
+                continue
+            if player is not None:
+                self.player_id, self.player_name = player.id, player.name
             return True
 
     async def _drain_now(self) -> None:
@@ -255,6 +263,8 @@ class MatchConnection:
                     await self._send_presence()
                 elif kind == "chat":
                     self.send({"type": "chat", **notice["message"]})
+                elif kind == "rematch":
+                    await self._send_rematch(str(notice["match_id"]))
             except Exception:
                 log.exception("hub notice failed")
 
@@ -307,10 +317,17 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
-        summary = lobby.summary(
-            match, names=names, online=self.context.presence.online(self.match_id)
-        )
+        online = self.context.presence.online(self.match_id)
+        summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
         self.send({"type": "lobby", "match": summary})
+
+    async def _send_rematch(self, match_id: str) -> None:
+        async with self.context.sessions() as session:
+            match = await lobby.get_match(session, match_id=match_id)
+            names = await lobby.player_names(session, [match])
+        online = self.context.presence.online(match_id)
+        summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
+        self.send({"type": "rematch", "match": summary})
 
     async def _send_presence(self) -> None:
         online = self.context.presence.online(self.match_id)

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, Move, Player
-from app.engine.dice import seed_commitment
+from app.engine.fairness import seed_commitment, valid_nonce
 from app.engine.registry import get_game
 from app.errors import ArcadeError
 
@@ -35,6 +35,12 @@ async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = 
     return match
 
 
+def _checked_nonce(nonce: str | None) -> str | None:
+    if nonce is not None and not valid_nonce(nonce):
+        raise ArcadeError("bad_request", "A nonce is 16 to 128 lowercase hex characters.")
+    return nonce
+
+
 async def create_match(
     session: AsyncSession,
     *,
@@ -42,6 +48,8 @@ async def create_match(
     game_id: str,
     options: dict[str, Any] | None,
     seats: int | None,
+    private: bool = False,
+    nonce: str | None = None,
 ) -> Match:
     game = _game_or_404(game_id)
     try:
@@ -66,39 +74,59 @@ async def create_match(
         status="open",
         host_id=host.id,
         seats=[host.id] + [None] * (count - 1),
+        nonces=[_checked_nonce(nonce)] + [None] * (count - 1),
         version=0,
         seed=seed,
         seed_commitment=seed_commitment(seed),
+        private=private,
+        watch_token=secrets.token_urlsafe(12),
     )
     session.add(match)
     await session.flush()
     return match
 
 
+def _nonces(match: Match) -> list[str | None]:
+    """The nonce list aligned with the seats (older rows may have fewer entries)."""
+    nonces = list(match.nonces or [])
+    return nonces + [None] * (len(match.seats) - len(nonces))
+
+
 async def join_match(
-    session: AsyncSession, *, match_id: str, player: Player, seat: int | None
+    session: AsyncSession,
+    *,
+    match_id: str,
+    player: Player,
+    seat: int | None,
+    nonce: str | None = None,
 ) -> Match:
+    """Take a seat; joining your own seat again only replaces your nonce."""
+    _checked_nonce(nonce)
     match = await get_match(session, match_id=match_id, for_update=True)
     if match.status != "open":
         raise ArcadeError("match_not_active", "This match has already started; you can watch it.")
-    seats = list(match.seats)
+    seats, nonces = list(match.seats), _nonces(match)
     if seat is None:
         if player.id in seats:
-            return match
-        free = [i for i, p in enumerate(seats) if p is None]
-        if not free:
-            raise ArcadeError("conflict", "This match is full.")
-        seat = free[0]
+            seat = seats.index(player.id)
+        else:
+            free = [i for i, p in enumerate(seats) if p is None]
+            if not free:
+                raise ArcadeError("conflict", "This match is full.")
+            seat = free[0]
     if not 0 <= seat < len(seats):
         raise ArcadeError("bad_request", f"Seat {seat} does not exist in this match.")
-    if seats[seat] == player.id:
-        return match
-    if seats[seat] is not None:
+    if seats[seat] not in (None, player.id):
         raise ArcadeError("conflict", f"Seat {seat + 1} is taken.")
-    seats = [None if p == player.id else p for p in seats]
-    seats[seat] = player.id
-    match.seats = seats
-    await session.flush()
+    if player.id in seats and seats[seat] != player.id:  # moving to another seat
+        old = seats.index(player.id)
+        seats[old], nonces[old] = None, None
+    newcomer = seats[seat] != player.id
+    if newcomer or nonce is not None:
+        seats[seat] = player.id
+        nonces[seat] = nonce
+        match.seats, match.nonces = seats, nonces
+        await session.flush()
     return match
 
 
@@ -108,8 +136,10 @@ async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -
         raise ArcadeError("match_not_active", "You can only leave a match before it starts.")
     if player.id not in match.seats:
         raise ArcadeError("bad_request", "You are not seated in this match.")
-    seats = [None if p == player.id else p for p in match.seats]
-    match.seats = seats
+    index = match.seats.index(player.id)
+    seats, nonces = list(match.seats), _nonces(match)
+    seats[index], nonces[index] = None, None
+    match.seats, match.nonces = seats, nonces
     if match.host_id == player.id:
         remaining = [p for p in seats if p is not None]
         if remaining:
@@ -127,18 +157,74 @@ async def start_match(session: AsyncSession, *, match_id: str, player: Player) -
     if match.host_id != player.id:
         raise ArcadeError("forbidden", "Only the host can start the match.")
     game = _game_or_404(match.game)
-    seated = [p for p in match.seats if p is not None]
-    if not game.min_players <= len(seated) <= game.max_players:
+    taken = [(p, n) for p, n in zip(match.seats, _nonces(match), strict=True) if p is not None]
+    if not game.min_players <= len(taken) <= game.max_players:
         raise ArcadeError(
             "conflict",
             f"{game.title} needs {game.min_players} to {game.max_players} players; "
-            f"{len(seated)} seated.",
+            f"{len(taken)} seated.",
         )
-    match.seats = seated  # empty seats close up; seat numbers become 0..n-1
+    # Empty seats close up; seat numbers become 0..n-1 and each nonce stays with its player.
+    match.seats = [p for p, _n in taken]
+    match.nonces = [n for _p, n in taken]
     match.status = "active"
     match.started_at = datetime.now(UTC)
     await session.flush()
     return match
+
+
+async def set_private(
+    session: AsyncSession, *, match_id: str, player: Player, private: bool
+) -> Match:
+    match = await get_match(session, match_id=match_id, for_update=True)
+    if match.host_id != player.id:
+        raise ArcadeError("forbidden", "Only the host can change who may watch.")
+    match.private = private
+    await session.flush()
+    return match
+
+
+async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Match:
+    """A new lobby: same game, options and privacy, the same players with seats rotated by one."""
+    old = await get_match(session, match_id=match_id, for_update=True)
+    if old.status != "finished":
+        raise ArcadeError("match_not_active", "A rematch can follow only a finished match.")
+    if player.id not in old.seats:
+        raise ArcadeError("forbidden", "Only the players of this match can ask for a rematch.")
+    if old.rematch_id is not None:
+        return await get_match(session, match_id=old.rematch_id)
+    seed = secrets.token_hex(32)
+    rotated = old.seats[-1:] + old.seats[:-1]  # seat i's player moves to seat i + 1
+    match = Match(
+        id=secrets.token_hex(6),
+        game=old.game,
+        rules_version=old.rules_version,
+        options=old.options,
+        status="open",
+        host_id=player.id,
+        seats=rotated,
+        nonces=[None] * len(rotated),
+        version=0,
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        private=old.private,
+        watch_token=secrets.token_urlsafe(12),
+    )
+    session.add(match)
+    old.rematch_id = match.id
+    await session.flush()
+    return match
+
+
+def may_watch(match: Match, *, player_id: str | None, watch: str | None) -> bool:
+    """Public matches: anyone with the link. Private ones: the seated and the invited."""
+    if not match.private:
+        return True
+    return (player_id is not None and player_id in match.seats) or (
+        watch is not None
+        and match.watch_token is not None
+        and secrets.compare_digest(watch, match.watch_token)
+    )
 
 
 async def list_matches(
@@ -157,6 +243,8 @@ async def list_matches(
         query = query.where(Match.status != "abandoned")
     if game is not None:
         query = query.where(Match.game == game)
+    if player_id is None:
+        query = query.where(Match.private.is_(False))
     matches = list((await session.scalars(query.order_by(Match.created_at.desc(), Match.id))).all())
     if (
         player_id is not None
@@ -181,7 +269,12 @@ async def count_open(session: AsyncSession) -> int:
 
 
 def summary(
-    match: Match, *, names: dict[str, str], online: set[str], view: dict[str, Any] | None = None
+    match: Match,
+    *,
+    names: dict[str, str],
+    online: set[str],
+    view: dict[str, Any] | None = None,
+    viewer: str | None = None,
 ) -> dict[str, Any]:
     game = get_game(match.game)
     data: dict[str, Any] = {
@@ -204,7 +297,12 @@ def summary(
         "version": match.version,
         "min_players": game.min_players if game else None,
         "max_players": game.max_players if game else None,
-        "seed_commitment": match.seed_commitment if match.status != "open" else None,
+        # Published from the lobby on, before any nonce is known (see app/engine/fairness.py).
+        "seed_commitment": match.seed_commitment,
+        "nonces": [n is not None for n in _nonces(match)],
+        "private": match.private,
+        "length": match.version,
+        "rematch": match.rematch_id,
         "outcome": match.outcome,
         # The seed is revealed once nothing more can be rolled with it.
         "seed": match.seed if match.status == "finished" else None,
@@ -212,6 +310,8 @@ def summary(
         "started_at": match.started_at.isoformat() if match.started_at else None,
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
     }
+    if viewer is not None and viewer in match.seats:
+        data["watch_token"] = match.watch_token
     if view is not None:
         data["view"] = view
     return data

@@ -11,7 +11,9 @@ import httpx
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.registry import get_game
+from app.engine.fairness import dice_seed, state_hash
 from app.engine.runtime import MatchRuntime, replay
+from app.services.replays import verify_record
 from tests.conftest import LiveServer
 from tests.helpers import guests, started_match_in_db
 
@@ -56,11 +58,13 @@ async def test_a_match_played_to_the_end_is_finished_revealed_and_replayable(
         game,
         game.parse_options(record["options"]),
         len(record["seats"]),
-        record["seed"],
+        dice_seed(record["server_seed"], record["nonces"]),
         [(m["seat"], m["move"]) for m in record["moves"]],
     )
     assert rebuilt == final_state
     assert events == [m["events"] for m in record["moves"]]
+    assert record["moves"][-1]["state_hash"] == state_hash(final_state)
+    assert verify_record(record).ok
 
 
 async def test_moves_on_an_unstarted_or_finished_match_are_refused(database_url: str) -> None:

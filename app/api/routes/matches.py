@@ -11,13 +11,17 @@ from app.api.schemas import (
     MatchCreate,
     MatchesPublic,
     MatchLog,
+    MatchUpdate,
     MoveAccepted,
     MoveSubmit,
 )
 from app.context import AppContext
 from app.db.models import Match
+from app.engine.contract import Game
+from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.services import matches as lobby
+from app.services import replays
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -28,16 +32,19 @@ async def _summary(
     match: Match,
     player_id: str | None,
     *,
-    with_view: bool = True,
+    watch: str | None = None,
 ) -> dict[str, Any]:
     names = await lobby.player_names(session, [match])
     view = None
-    if with_view and match.status in ("active", "finished"):
+    may_watch = lobby.may_watch(match, player_id=player_id, watch=watch)
+    if may_watch and match.status in ("active", "finished"):
         live = await context.runtime.get(match.id)
         if live is not None:
             view = live.viewer_state(live.version, live.seat_of(player_id))
             match.version, match.status = live.version, live.status
-    return lobby.summary(match, names=names, online=context.presence.online(match.id), view=view)
+    return lobby.summary(
+        match, names=names, online=context.presence.online(match.id), view=view, viewer=player_id
+    )
 
 
 async def _lobby_changed(
@@ -55,7 +62,13 @@ async def create_match(
 ) -> dict[str, Any]:
     """Open a lobby; you are its host and sit in seat 0."""
     match = await lobby.create_match(
-        session, host=player, game_id=body.game, options=body.options, seats=body.seats
+        session,
+        host=player,
+        game_id=body.game,
+        options=body.options,
+        seats=body.seats,
+        private=body.private,
+        nonce=body.nonce,
     )
     await session.commit()
     return await _summary(context, session, match, player.id)
@@ -96,11 +109,40 @@ async def list_matches(
 
 @router.get("/{match_id}")
 async def read_match(
-    match_id: str, session: SessionDep, context: ContextDep, player: OptionalPlayer
+    match_id: str,
+    session: SessionDep,
+    context: ContextDep,
+    player: OptionalPlayer,
+    watch: str | None = None,
 ) -> dict[str, Any]:
-    """The match summary, with your view of the game once it has started."""
+    """The match summary, with your view of the game once it has started (private matches:
+    only for their players and holders of the watch token)."""
     match = await lobby.get_match(session, match_id=match_id)
-    return await _summary(context, session, match, player.id if player else None)
+    return await _summary(context, session, match, player.id if player else None, watch=watch)
+
+
+@router.patch("/{match_id}")
+async def update_match(
+    match_id: str,
+    body: MatchUpdate,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+) -> dict[str, Any]:
+    """The host makes the match private (only players and invited spectators watch) or public."""
+    match = await lobby.set_private(session, match_id=match_id, player=player, private=body.private)
+    return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.post("/{match_id}/rematch")
+async def rematch(
+    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+) -> dict[str, Any]:
+    """Play again: a new lobby with the same game, options and players, seats rotated."""
+    match = await lobby.rematch(session, match_id=match_id, player=player)
+    await session.commit()
+    await context.notify(match_id, "rematch", match_id=match.id)
+    return await _summary(context, session, match, player.id)
 
 
 @router.post("/{match_id}/join")
@@ -113,7 +155,11 @@ async def join_match(
 ) -> dict[str, Any]:
     """Take a seat (a given one, or the first free) while the lobby is open."""
     match = await lobby.join_match(
-        session, match_id=match_id, player=player, seat=body.seat if body else None
+        session,
+        match_id=match_id,
+        player=player,
+        seat=body.seat if body else None,
+        nonce=body.nonce if body else None,
     )
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
@@ -151,10 +197,16 @@ async def submit_move(
 
 @router.get("/{match_id}/log", response_model=MatchLog)
 async def read_log(
-    match_id: str, session: SessionDep, context: ContextDep, player: OptionalPlayer
+    match_id: str,
+    session: SessionDep,
+    context: ContextDep,
+    player: OptionalPlayer,
+    watch: str | None = None,
 ) -> MatchLog:
     """The moves so far with their events, as you may see them."""
     match = await lobby.get_match(session, match_id=match_id)
+    if not lobby.may_watch(match, player_id=player.id if player else None, watch=watch):
+        raise ArcadeError("forbidden", "This match is private.")
     if match.status == "open":
         return MatchLog(moves=[])
     live = await context.runtime.get(match_id)
@@ -174,22 +226,68 @@ async def read_log(
 
 @router.get("/{match_id}/replay")
 async def read_replay(match_id: str, session: SessionDep) -> dict[str, Any]:
-    """A finished match's full record (seed included) for export and verification."""
+    """A finished match's full record (server seed, nonces, moves, state hashes) for export
+    and verification with `arcade verify` or POST /api/replays/verify."""
     match = await lobby.get_match(session, match_id=match_id)
     if match.status != "finished":
         raise ArcadeError("match_not_active", "Only finished matches can be exported.")
+    game = _known_game(match.game)
     names = await lobby.player_names(session, [match])
-    return {
-        "id": match.id,
-        "game": match.game,
-        "rules_version": match.rules_version,
-        "options": match.options,
-        "seats": [
+    return replays.export_record(
+        game,
+        match_id=match.id,
+        rules_version=match.rules_version,
+        options=match.options,
+        seats=[
             {"seat": i, "player_id": p, "name": names.get(p or "")}
             for i, p in enumerate(match.seats)
         ],
-        "seed": match.seed,
-        "seed_commitment": match.seed_commitment,
-        "outcome": match.outcome,
-        "moves": await lobby.move_log(session, match_id=match_id),
-    }
+        server_seed=match.seed,
+        commitment=match.seed_commitment,
+        nonces=list(match.nonces or []),
+        moves=await lobby.move_log(session, match_id=match_id),
+        outcome=match.outcome,
+    )
+
+
+@router.get("/{match_id}/replay/frames")
+async def read_replay_frames(
+    match_id: str,
+    session: SessionDep,
+    context: ContextDep,
+    player: OptionalPlayer,
+    watch: str | None = None,
+) -> dict[str, Any]:
+    """The match move by move for the replay page: every secret once it is finished, a
+    spectator's view while it is still being played."""
+    match = await lobby.get_match(session, match_id=match_id)
+    if match.status not in ("active", "finished"):
+        raise ArcadeError("match_not_active", "This match has not started yet.")
+    if not lobby.may_watch(match, player_id=player.id if player else None, watch=watch):
+        raise ArcadeError("forbidden", "This match is private.")
+    finished = match.status == "finished"
+    cached = context.replay_cache.get(match_id) if finished else None
+    if cached is not None:
+        return cached
+    live = await context.runtime.get(match_id)
+    if live is None:
+        raise ArcadeError("not_found", "There is no such match.")
+    frames = replays.replay_frames(
+        live.game,
+        match_id=match_id,
+        options=match.options,
+        names=live.names,
+        seed=live.seed,
+        moves=await lobby.move_log(session, match_id=match_id),
+        reveal=finished and live.status == "finished",
+    )
+    if frames["status"] == "finished":
+        context.remember_replay(match_id, frames)
+    return frames
+
+
+def _known_game(game_id: str) -> Game:
+    game = get_game(game_id)
+    if game is None:
+        raise ArcadeError("not_found", f"This server does not know the game {game_id!r}.")
+    return game

@@ -156,7 +156,9 @@ class Monsters(C64Game):
         target = STEP[here][back]
         why = self._blocker(players, walls, target, "monster")
         if why is not None:
-            events.append(self._blocked_event(state, seat, seat, "monster", why, back, here, target))
+            events.append(
+                self._blocked_event(state, seat, seat, "monster", why, back, here, target)
+            )
             return
         assert target is not None
         # Treasures lying there now (not the ones an encounter on this square drops).
@@ -431,7 +433,9 @@ def _has_won(player: Player) -> bool:
     return player["carrying"] is not None and player["square"] == LEFT_CORNER[player["side"]]
 
 
-def _send_adventurer_home(players: list[Player], player: Player, resets: list[dict[str, Any]]) -> None:
+def _send_adventurer_home(
+    players: list[Player], player: Player, resets: list[dict[str, Any]]
+) -> None:
     home = LEFT_CORNER[player["side"]]
     here = player["square"]
     resets.append({"piece": "adventurer", "owner": player["seat"], "from": here, "to": home})
@@ -446,7 +450,9 @@ def _send_adventurer_home(players: list[Player], player: Player, resets: list[di
 
 def _send_monster_home(player: Player, resets: list[dict[str, Any]]) -> None:
     home = CENTRE[player["side"]]
-    resets.append({"piece": "monster", "owner": player["seat"], "from": player["monster"], "to": home})
+    resets.append(
+        {"piece": "monster", "owner": player["seat"], "from": player["monster"], "to": home}
+    )
     player["monster"] = home
 
 

@@ -300,7 +300,7 @@ class Snakes(C64Game):
                 tie_note = (
                     f" {tied} tie on {_plural(best, 'segment')}; "
                     f"{_join([colour_name(state, s) for s in leaders])} captured "
-                    f"{most} each."
+                    f"{_plural(most, 'segment')} each."
                 )
         in_order = sorted(count, key=lambda s: (-count[s], -captured[s], s))
         table = ", ".join(
@@ -309,7 +309,8 @@ class Snakes(C64Game):
             for s in in_order
         )
         if len(leaders) == 1:
-            verdict = f"{colour_name(state, leaders[0])} wins with the longest snake."
+            verdict = f"{colour_name(state, leaders[0])} wins"
+            verdict += "." if tie_note else " with the longest snake."
         else:
             verdict = f"{_join([colour_name(state, s) for s in leaders])} share the win."
         breakdown = self._breakdown(state)

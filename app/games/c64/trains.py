@@ -311,7 +311,8 @@ class Trains(C64Game):
             else:
                 tie_note = (
                     f" {tied} tie on {best} VP; "
-                    f"{_join([colour_name(state, s) for s in leaders])} laid {most} rails each."
+                    f"{_join([colour_name(state, s) for s in leaders])} laid "
+                    f"{_plural(most, 'rail')} each."
                 )
         in_order = sorted(range(len(players)), key=lambda s: (-vp[s], -laid[s], s))
         table = ", ".join(f"{colour_name(state, s)} {vp[s]} VP" for s in in_order)
@@ -367,6 +368,10 @@ class Trains(C64Game):
         entry["rails_laid"] = len(player["rails"])
         entry["rails_left"] = RAILS - len(player["rails"])
         entry["stations_left"] = STATIONS - len(player["stations"])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _join(names: list[str]) -> str:
