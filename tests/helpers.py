@@ -147,3 +147,49 @@ async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str
     await start_match(session, match_id=match.id, player=ada)
     await session.commit()
     return match.id, [ada.id, bob.id]
+
+
+async def finished_match_in_db(database_url: str, *, seed: int = 7) -> dict[str, Any]:
+    """A two-player C64 Maze played to its end (random legal moves) straight into the
+    database, with browser-style nonces; returns ids and tokens for API calls."""
+    import random
+
+    from app.db.migrate import upgrade_to_head
+    from app.db.session import make_engine, make_sessionmaker
+    from app.engine.runtime import MatchRuntime
+    from app.services.matches import create_match, join_match, start_match
+    from app.services.players import create_player
+
+    await asyncio.to_thread(upgrade_to_head, database_url)
+    engine = make_engine(database_url)
+
+    async def announce(*_args: Any) -> None:
+        return None
+
+    runtime = MatchRuntime(engine, announce)
+    async with make_sessionmaker(engine)() as session:
+        ada, ada_token = await create_player(session, name="Ada")
+        bob, bob_token = await create_player(session, name="Bob")
+        match = await create_match(
+            session, host=ada, game_id="c64-maze", options={}, seats=2, nonce="a1" * 32
+        )
+        await join_match(session, match_id=match.id, player=bob, seat=None, nonce="b2" * 32)
+        await start_match(session, match_id=match.id, player=ada)
+        await session.commit()
+    players = [ada.id, bob.id]
+    live = await runtime.get(match.id)
+    assert live is not None
+    chooser = random.Random(seed)
+    while live.status == "active":
+        seat = chooser.choice(sorted(live.game.active_seats(live.state)))
+        move = chooser.choice(live.game.legal_moves(live.state, seat))
+        await runtime.submit(match.id, player_id=players[seat], raw_move=move)
+    await runtime.close()
+    await engine.dispose()
+    return {
+        "id": match.id,
+        "players": players,
+        "tokens": [ada_token, bob_token],
+        "state": live.state,
+        "version": live.version,
+    }

@@ -264,7 +264,7 @@ class MatchConnection:
                 elif kind == "chat":
                     self.send({"type": "chat", **notice["message"]})
                 elif kind == "rematch":
-                    await self._send_rematch(str(notice["match_id"]))
+                    await self._send_rematch(str(notice["rematch_id"]))
             except Exception:
                 log.exception("hub notice failed")
 

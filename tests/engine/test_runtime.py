@@ -10,8 +10,8 @@ import httpx
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
-from app.engine.registry import get_game
 from app.engine.fairness import dice_seed, state_hash
+from app.engine.registry import get_game
 from app.engine.runtime import MatchRuntime, replay
 from app.services.replays import verify_record
 from tests.conftest import LiveServer

@@ -141,7 +141,7 @@ async def rematch(
     """Play again: a new lobby with the same game, options and players, seats rotated."""
     match = await lobby.rematch(session, match_id=match_id, player=player)
     await session.commit()
-    await context.notify(match_id, "rematch", match_id=match.id)
+    await context.notify(match_id, "rematch", rematch_id=match.id)
     return await _summary(context, session, match, player.id)
 
 
