@@ -105,6 +105,12 @@ class Game(ABC):
     def outcome(self, state: State) -> Outcome | None: ...
 
     # --- shared behaviour -----------------------------------------------------------------
+    def secret_values(self, state: State, seat: int) -> list[Any]:
+        """The values only `seat` may know now (its hand, say), for the leak tests: no other
+        seat's view or events and no spectator's may contain them. Games with hidden
+        information must override this; the conformance suite checks that they do."""
+        return []
+
     def reveal_view(self, state: State) -> dict[str, Any]:
         """Everything, every seat's secrets included: for replays of finished matches.
         Games with hidden information override it; for the others it is the common view."""

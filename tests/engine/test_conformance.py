@@ -21,6 +21,7 @@ from app.engine.dice import Dice
 from app.engine.registry import all_games
 from app.engine.runtime import replay
 from app.realtime.diff import make_patch
+from app.services.replays import replay_frames
 
 GAMES = all_games()
 SEEDS = range(3)
@@ -108,6 +109,50 @@ def test_replaying_the_log_reproduces_every_state(game: Game) -> None:
     final, events = replay(game, game.parse_options({}), game.min_players, seed_name(5), out.log)
     assert final == out.states[-1]
     assert events == out.events
+    state = game.setup(game.min_players, game.parse_options({}), Dice(seed_name(5), 0))
+    assert state == out.states[0]
+    for number, (seat, move) in enumerate(out.log, start=1):
+        state, _events = game.apply(state, seat, move, Dice(seed_name(5), number))
+        assert state == out.states[number], f"state after move {number} differs"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_replay_frames_rebuild_every_revealed_view(game: Game) -> None:
+    """The replay page's frames: patches from move 0 give every state's reveal-all view."""
+    out = play(game, game.min_players, 6, checks=False)
+    names = [f"P{i}" for i in range(game.min_players)]
+    moves = [{"seat": seat, "move": move} for seat, move in out.log]
+    frames = replay_frames(
+        game, match_id="m", options={}, names=names, seed=seed_name(6), moves=moves, reveal=True
+    )
+    view = frames["initial"]
+    assert view["board"] == game.reveal_view(out.states[0])
+    for frame, state in zip(frames["frames"], out.states[1:], strict=True):
+        view = jsonpatch.apply_patch(view, frame["ops"])
+        assert view["board"] == game.reveal_view(state)
+    assert frames["outcome"] == game.outcome(out.states[-1]).to_json()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_no_seat_or_spectator_sees_another_seats_secrets(game: Game) -> None:
+    if game.hidden_information:
+        assert type(game).secret_values is not Game.secret_values, (
+            "games with hidden information must say what is secret (secret_values)"
+        )
+    players = game.max_players
+    out = play(game, players, 8, checks=False)
+    for state, events in zip(out.states[1:], out.events, strict=True):
+        for owner in range(players):
+            secrets = [json.dumps(v) for v in game.secret_values(state, owner)]
+            if not secrets:
+                continue
+            for viewer in [None, *range(players)]:
+                if viewer == owner:
+                    continue
+                seen = json.dumps(game.view(state, viewer))
+                seen += json.dumps([game.redact_event(e, viewer) for e in events])
+                leaked = [s for s in secrets if s in seen]
+                assert not leaked, f"seat {viewer} sees seat {owner}'s secret {leaked[0]}"
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
