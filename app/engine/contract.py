@@ -72,6 +72,9 @@ class Game(ABC):
     has_chance: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
     Options: ClassVar[type[BaseModel]] = NoOptions
+    playouts_always_end: ClassVar[bool] = True
+    """False when even guided random play may go on for ever with more than two players (C64
+    Monsters): the conformance suite then checks those playouts over a fixed length."""
     MoveType: ClassVar[Any]
     """A Pydantic model or an `Annotated[Union[...], Field(discriminator="type")]` union."""
 
@@ -105,6 +108,12 @@ class Game(ABC):
     def outcome(self, state: State) -> Outcome | None: ...
 
     # --- shared behaviour -----------------------------------------------------------------
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """How well `seat` stands, higher is better, for seeded playouts and simple bots; None
+        (the default) means no opinion, so playouts pick uniformly at random. Games whose
+        random play almost never ends (C64 Monsters) give one."""
+        return None
+
     def secret_values(self, state: State, seat: int) -> list[Any]:
         """The values only `seat` may know now (its hand, say), for the leak tests: no other
         seat's view or events and no spectator's may contain them. Games with hidden

@@ -347,7 +347,12 @@ class Cars(C64Game):
         if rebounded:
             car["gear"] = 0
         end = car["square"]
-        where = f"to {end}" if end is not None else "off the board"
+        if end is not None:
+            where = f"to {end}"
+        elif len(path) > 1:
+            where = f"to {path[-1]} and off the board"
+        else:
+            where = "off the board"
         route = " → ".join(path)
         text = (
             f"{name} drives {DIRECTION_NAMES[first_direction]} {where}"
@@ -408,9 +413,11 @@ class Cars(C64Game):
             )
             later.append(_off_event(state, seat, victim, square, direction))
             return
-        blocker = "a wall" if dest in state["walls"] else None
-        if blocker is None and _car_at(players, dest) is not None:
-            blocker = f"{colour_name(state, _car_at(players, dest)['seat'])}'s car"  # type: ignore[index]
+        if dest in state["walls"]:
+            blocker: str | None = "a wall"
+        else:
+            behind = _car_at(players, dest)
+            blocker = None if behind is None else f"{colour_name(state, behind['seat'])}'s car"
         if blocker is not None:
             steps.append(_step(victim, "stuck", square, dest, direction))
             later.append(

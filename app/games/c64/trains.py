@@ -71,32 +71,30 @@ def segment_text(seg: Segment) -> str:
     return f"({seg[0]},{seg[1]})-({seg[2]},{seg[3]})"
 
 
-def touches(seg: Segment, point: Point) -> bool:
-    x, y = point[0], point[1]
-    return (seg[0] == x and seg[1] == y) or (seg[2] == x and seg[3] == y)
-
-
 def connections(state: State) -> list[dict[str, Any]]:
     """Every scoring pair (C9): a station and a rail of another colour with one end on the
-    station's point (direct contact only), in station-owner, station, rail-owner order."""
+    station's point (direct contact only), ordered by station owner, her stations in the
+    order built, rail owner, her rails in the order laid."""
     players = state["players"]
-    out: list[dict[str, Any]] = []
+    stations: dict[tuple[int, int], tuple[int, int]] = {}
     for owner in players:
-        for station in owner["stations"]:
-            for other in players:
-                if other["seat"] == owner["seat"]:
-                    continue
-                for rail in other["rails"]:
-                    if touches(rail, station):
-                        out.append(
-                            {
-                                "station": owner["seat"],
-                                "point": list(station),
-                                "rail": other["seat"],
-                                "segment": list(rail),
-                            }
-                        )
-    return out
+        for index, (x, y) in enumerate(owner["stations"]):
+            stations[(x, y)] = (owner["seat"], index)
+    if not stations:
+        return []
+    found: list[tuple[int, int, int, int, list[int], list[int]]] = []
+    for other in players:
+        seat = other["seat"]
+        for index, rail in enumerate(other["rails"]):
+            for end in ((rail[0], rail[1]), (rail[2], rail[3])):
+                station = stations.get(end)
+                if station is not None and station[0] != seat:
+                    found.append((station[0], station[1], seat, index, list(end), rail))
+    found.sort(key=lambda f: f[:4])
+    return [
+        {"station": owner, "point": point, "rail": seat, "segment": list(rail)}
+        for owner, _, seat, _, point, rail in found
+    ]
 
 
 def scores(state: State) -> tuple[list[int], list[dict[str, Any]]]:

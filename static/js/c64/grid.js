@@ -237,9 +237,10 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
     }
   }
 
-  /** A short nudge toward `dir` (absolute): "tried, but blocked". */
+  /** A short nudge toward `dir` (absolute): "tried, but blocked". Works for pieces and for
+   *  grid-point pieces (setPoints). */
   function bump(id, dir) {
-    const el = pieceEls.get(id);
+    const el = pieceEls.get(id) || pointEls.get(id);
     if (!el) return;
     const [dx, dy] = SCREEN_DELTA[dirToScreen(dir || "N", side)];
     el.style.setProperty("--bx", `${dx * 9}px`);
@@ -271,11 +272,17 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
     }
   }
 
-  /** highlights: [{square, kind: "target"|"hint"|"blocked"}] */
+  /** highlights: [{square, kind: "target"|"hint"|"blocked"}]; for the grid-point games also
+   *  {point: [gx, gy], kind} (a ring around the point) and {segment: [[ax, ay], [bx, by]], kind}
+   *  (a band along a unit segment). */
   function setHighlights(list) {
     model.highlights = list || [];
     layers.highlights.replaceChildren();
     for (const hl of model.highlights) {
+      if (hl.point || hl.segment) {
+        layers.highlights.append(gridHighlight(hl));
+        continue;
+      }
       const xy = squareXY(hl.square);
       if (!xy) continue;
       layers.highlights.append(svg("rect", {
@@ -286,29 +293,83 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
   }
 
   // ---------------------------------------------------------------- grid points (Trains, Snakes)
-  /** points: [{id, gx, gy, fill, r, label, title}] */
+  function gridHighlight(hl) {
+    const kind = hl.kind || "target";
+    if (hl.point) {
+      const { x, y } = pointXY(hl.point[0], hl.point[1]);
+      return svg("circle", {
+        class: `hl-${kind} hl-point`, cx: x, cy: y, r: hl.r || 21,
+        "data-testid": "board-highlight", "data-point": `${hl.point[0]},${hl.point[1]}`,
+      });
+    }
+    const [a, b] = hl.segment.map(([gx, gy]) => pointXY(gx, gy));
+    return svg("line", {
+      class: `hl-${kind} hl-seg`, x1: a.x, y1: a.y, x2: b.x, y2: b.y,
+      "data-testid": "board-highlight", "data-segment": hl.segment.flat().join(","),
+    });
+  }
+
+  /**
+   * points: [{id, gx, gy, fill, r, label, title, shape: "disc"|"square", cls, mine}].
+   * Drawn in list order (later ones on top); a new point appears in place, a moved one glides.
+   */
   function setPoints(list) {
     model.points = list || [];
     const ids = new Set(model.points.map((p) => p.id));
     for (const [id, el] of pointEls) if (!ids.has(id)) { el.remove(); pointEls.delete(id); }
+    let previous = null;
     for (const p of model.points) {
       let el = pointEls.get(p.id);
-      if (!el) {
-        el = svg("g", { class: "piece point", "data-testid": "point", "data-point": p.id },
-          svg("title", {}), svg("circle", { class: "gp" }), svg("text", { class: "initial", y: 1 }));
-        layers.points.append(el);
+      const fresh = !el;
+      const shape = p.shape === "square" ? "square" : "disc";
+      if (fresh || el.dataset.shape !== shape) {
+        const mark = shape === "square" ? svg("rect", { class: "gp" }) : svg("circle", { class: "gp" });
+        const next = svg("g", { class: "piece point", "data-testid": "point", "data-point": p.id, "data-shape": shape },
+          svg("g", { class: "body-g" },
+            svg("title", {}), svg("circle", { class: "ring", fill: "none" }), mark, svg("text", { class: "initial", y: 1 })));
+        if (el) { next.style.transform = el.style.transform; el.replaceWith(next); } else layers.points.append(next);
+        el = next;
         pointEls.set(p.id, el);
       }
-      el.querySelector("circle").setAttribute("r", p.r || 11);
-      el.querySelector("circle").setAttribute("fill", p.fill || "#fff");
+      el.setAttribute("class", `piece point${p.cls ? ` ${p.cls}` : ""}`);
+      el.classList.toggle("mine", Boolean(p.mine));
+      el.dataset.at = `${p.gx},${p.gy}`;
+      const r = p.r || 11;
+      el.querySelector(".ring").setAttribute("r", r + 6);
+      const mark = el.querySelector(".gp");
+      if (shape === "square") {
+        for (const [k, v] of Object.entries({ x: -r, y: -r, width: 2 * r, height: 2 * r, rx: Math.round(r / 3) })) mark.setAttribute(k, v);
+      } else {
+        mark.setAttribute("r", r);
+      }
+      mark.setAttribute("fill", p.fill || "#fff");
       el.querySelector("text").textContent = p.label || "";
       el.querySelector("title").textContent = p.title || "";
+      // Keep the DOM in list order (stations under trains, heads over tails).
+      const wanted = previous ? previous.nextSibling : layers.points.firstChild;
+      if (wanted !== el) layers.points.insertBefore(el, wanted);
+      previous = el;
       const { x, y } = pointXY(p.gx, p.gy);
-      place(el, x, y);
+      if (fresh) {
+        el.style.transition = "none";
+        place(el, x, y);
+        el.getBoundingClientRect();
+        el.style.transition = "";
+      } else {
+        place(el, x, y);
+      }
     }
   }
 
-  /** segments: [{id, a: [gx, gy], b: [gx, gy], stroke, offset (px, to show shared rails side by side)}] */
+  /** The element of a grid point piece (setPoints) by id, for a game's own animations. */
+  function pointElement(id) {
+    return pointEls.get(id) || null;
+  }
+
+  /**
+   * segments: [{id, a: [gx, gy], b: [gx, gy], stroke, offset (px, to show shared rails side by
+   * side), width (px), cls, title}]
+   */
   function setSegments(list) {
     model.segments = list || [];
     const ids = new Set(model.segments.map((s) => s.id));
@@ -316,7 +377,7 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
     for (const s of model.segments) {
       let el = segmentEls.get(s.id);
       if (!el) {
-        el = svg("line", { class: "seg", "data-segment": s.id });
+        el = svg("line", { class: "seg", "data-segment": s.id }, svg("title", {}));
         layers.segments.append(el);
         segmentEls.set(s.id, el);
       }
@@ -329,7 +390,67 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
       el.setAttribute("x2", b.x + (horizontal ? 0 : off));
       el.setAttribute("y2", b.y + (horizontal ? off : 0));
       el.setAttribute("stroke", s.stroke || "#fff");
+      el.setAttribute("class", `seg${s.cls ? ` ${s.cls}` : ""}`);
+      el.style.strokeWidth = s.width ? `${s.width}px` : "";
+      const title = el.querySelector("title");
+      if (title) title.textContent = s.title || "";
     }
+  }
+
+  /** The element of a segment (setSegments) by id, for a game's own animations. */
+  function segmentElement(id) {
+    return segmentEls.get(id) || null;
+  }
+
+  /** The element of a piece (setPieces) by id, for a game's own animations or looks. */
+  function pieceElement(id) {
+    return pieceEls.get(id) || null;
+  }
+
+  /**
+   * Animates piece `id` along a path instead of the straight glide of setPieces (Cars drives
+   * square by square, Monsters shows the adventurer's step before the monster's).
+   * frames: [{at (ms from now), square, toward (absolute dir: nudged `reach` of a square that
+   * way, e.g. a bump or leaving the board), reach (default 0.35), opacity (default 1)}], in
+   * time order, the first at 0. The piece ends where setPieces put it (the state's square); a
+   * piece hidden because it has no square is shown while the animation runs.
+   */
+  function animatePiece(id, frames) {
+    const el = pieceEls.get(id);
+    if (!el || !frames || frames.length < 2 || typeof el.animate !== "function") return null;
+    const total = Math.max(1, frames[frames.length - 1].at);
+    const keyframes = [];
+    for (const f of frames) {
+      const c = squareCenter(f.square);
+      if (!c) continue;
+      let { x, y } = c;
+      if (f.toward) {
+        const [dx, dy] = SCREEN_DELTA[dirToScreen(f.toward, side)];
+        const reach = f.reach ?? 0.35;
+        x += dx * CELL * reach;
+        y += dy * CELL * reach;
+      }
+      keyframes.push({ transform: `translate(${x}px, ${y}px)`, opacity: f.opacity ?? 1, offset: Math.min(1, Math.max(0, f.at / total)) });
+    }
+    if (keyframes.length < 2) return null;
+    for (const running of el.getAnimations()) running.cancel();
+    const hidden = el.style.display === "none" || el.dataset.animHidden === "1";
+    const token = String(Number(el.dataset.anim || 0) + 1);
+    el.dataset.anim = token;
+    el.dataset.animHidden = hidden ? "1" : "";
+    el.style.display = "";
+    el.style.transition = "none"; // a running glide would override the keyframes
+    const animation = el.animate(keyframes, { duration: total, easing: "linear" });
+    const done = () => {
+      if (el.dataset.anim !== token) return; // a newer animation took over
+      el.dataset.animHidden = "";
+      el.style.transition = "";
+      const piece = model.pieces.find((p) => p.id === id);
+      if (hidden && !(piece && squareCenter(piece.square))) el.style.display = "none";
+    };
+    animation.addEventListener("finish", done);
+    animation.addEventListener("cancel", done);
+    return animation;
   }
 
   function setView(newSide) {
@@ -342,6 +463,39 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
     setPieces(model.pieces);
     setPoints(model.points);
     setSegments(model.segments);
+    if (pointCoords) layoutPointCoords();
+  }
+
+  // ---------------------------------------------------------------- grid-point boards
+  // Trains and Snakes play on the 81 grid points (gx, gy) 0..8: `showGridPoints()` marks them
+  // with dots and labels the edges 0-8 instead of a-h / 1-8 (event texts name points "(3,4)").
+  let pointCoords = null;
+
+  function showGridPoints() {
+    if (pointCoords) return;
+    pointCoords = svg("g", { class: "layer-point-coords", "data-testid": "point-coords" });
+    layers.coords.after(pointCoords);
+    root.classList.add("grid-points");
+    layoutPointCoords();
+  }
+
+  function layoutPointCoords() {
+    pointCoords.replaceChildren();
+    for (let gx = 0; gx <= SIZE; gx += 1) {
+      for (let gy = 0; gy <= SIZE; gy += 1) {
+        const { x, y } = pointXY(gx, gy);
+        pointCoords.append(svg("circle", { class: "gridpt", cx: x, cy: y, r: 3 }));
+        // The coordinate that changes along the bottom edge and along the left edge.
+        if (y === PAD_TOP + SIZE * CELL) {
+          const along = side === "S" || side === "N" ? gx : gy;
+          pointCoords.append(svg("text", { class: "coord", x, y: y + 19, "text-anchor": "middle" }, String(along)));
+        }
+        if (x === PAD_LEFT) {
+          const along = side === "S" || side === "N" ? gy : gx;
+          pointCoords.append(svg("text", { class: "coord", x: PAD_LEFT - 16, y: y + 5, "text-anchor": "middle" }, String(along)));
+        }
+      }
+    }
   }
 
   function setDescription(text) {
@@ -355,6 +509,7 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
     svg: root,
     get view() { return side; },
     setView, setWalls, setPieces, setMarkers, setHighlights, setPoints, setSegments, bump,
+    pointElement, segmentElement, showGridPoints, pieceElement, animatePiece,
     setDescription, squareCenter, pointXY,
     destroy() { root.remove(); },
   };
