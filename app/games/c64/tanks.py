@@ -22,7 +22,9 @@ Ruling C5 in detail, as implemented here:
   reaches an exact state (square, direction, every wall's tilt) it was already in, the start
   included. Walls turned on the way stay turned. (Bullet, walls and turning are reversible,
   so on a real board a bullet can only come back to its start state through the shooter's
-  square, which is a self-hit first: in play the 200-step cap is the guard that matters.)
+  square, which is a self-hit first: in play the 200-step cap is the guard that matters. On
+  map T's 12 mirrors the longest flight, over all 4096 tilt settings, is 29 squares; the cap
+  only bites on crowded boards, see the tests.)
 - Missile: the landing square is 3 squares away in the latest direction; off the board or on
   a wall square nothing happens (the wall is not affected).
 - Discs: ``discs`` is the set of opponents a player has hit. A shot that completes it wins
