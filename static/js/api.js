@@ -134,3 +134,31 @@ export async function ensurePlayer(askName) {
   if (!name) return null;
   return createPlayer(name);
 }
+
+// ---------------------------------------------------------------- replays and fair dice
+/**
+ * 32 random bytes as 64 hex characters: this browser's contribution to the match's dice
+ * (docs/replays.md, "Fair dice"). Sent with every create and join; never reused.
+ */
+export function newNonce() {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** `path` with `?watch=<token>` (or `&watch=`) when a watch token is known. */
+export function withWatch(path, watch) {
+  if (!watch) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(watch)}`;
+}
+
+/**
+ * A server timestamp as a Date. Timestamps without a zone (SQLite keeps none) are UTC, the
+ * server's clock; reading them as local time would shift every date by the visitor's offset.
+ */
+export function serverTime(iso) {
+  if (!iso) return null;
+  const text = /[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

@@ -1,6 +1,6 @@
 // The lobby page: who you are, a new-match form, and the live list of open lobbies.
 
-import { api, createPlayer, ensurePlayer, loadPlayer, renamePlayer, verifyPlayer } from "./api.js";
+import { api, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
 import { askName, clear, h, logoSvg, timeAgo, toast } from "./ui.js";
 
@@ -16,6 +16,7 @@ const els = {
   seats: document.getElementById("seat-picker"),
   options: document.getElementById("options-form"),
   create: document.getElementById("create-match"),
+  private: document.getElementById("private-match"),
   openList: document.getElementById("open-list"),
   livePanel: document.getElementById("live-panel"),
   liveList: document.getElementById("live-list"),
@@ -165,7 +166,13 @@ els.form.addEventListener("submit", async (event) => {
   els.create.textContent = "Creating…";
   try {
     if (!(await whoAmI())) return;
-    const summary = await api("POST", "/matches", { game: game.id, options: optionsForm ? optionsForm.values() : {}, seats });
+    const summary = await api("POST", "/matches", {
+      game: game.id,
+      options: optionsForm ? optionsForm.values() : {},
+      seats,
+      private: Boolean(els.private?.checked),
+      nonce: newNonce(), // this browser's share of the dice (docs/replays.md)
+    });
     window.location.assign(`/match/${encodeURIComponent(summary.id)}`);
   } catch (error) {
     toast(error.message, { kind: "error", title: "Could not create the match" });
@@ -207,7 +214,7 @@ async function joinMatch(summary, button) {
   button.disabled = true;
   try {
     if (!(await whoAmI())) return;
-    if (!amSeated(summary)) await api("POST", `/matches/${encodeURIComponent(summary.id)}/join`, {});
+    if (!amSeated(summary)) await api("POST", `/matches/${encodeURIComponent(summary.id)}/join`, { nonce: newNonce() });
     window.location.assign(`/match/${encodeURIComponent(summary.id)}`);
   } catch (error) {
     toast(error.message, { kind: "error", title: "Could not join" });

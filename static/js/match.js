@@ -2,11 +2,13 @@
 // State arrives as a snapshot plus gapless patches over the socket (socket.js); the game's
 // renderer (static/js/games/<game>.js) draws it and submits moves through `ctx.submit`.
 
-import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, verifyPlayer } from "./api.js";
+import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, newNonce, verifyPlayer, withWatch } from "./api.js";
 import { MatchSocket } from "./socket.js";
 import { askName, clear, clockTime, copyText, fill, h, logoSvg, toast } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+// A private match's watch link carries ?watch=<token>: sent in hello and on REST reads.
+const watchToken = new URLSearchParams(location.search).get("watch");
 const MAX_LOG = 400;
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +20,9 @@ const els = {
   game: $("game-view"), gameover: $("gameover"), turn: $("turn"), moveError: $("move-error"), gameRoot: $("game-root"),
   playersPanel: $("players-panel"), players: $("players-list"), spectators: $("spectators"),
   logPanel: $("log-panel"), log: $("event-log"), chat: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
+  privateTag: $("private-tag"), seal: $("dice-seal"), privateRow: $("private-row"), privateToggle: $("private-toggle"),
+  watchPanel: $("watch-panel"), watchLink: $("watch-link"), copyWatch: $("copy-watch"), rematch: $("rematch-banner"),
+  diceHelpValues: $("dice-help-values"), inviteText: $("invite-text"),
 };
 $("brand-logo").replaceWith(logoSvg());
 
@@ -128,6 +133,7 @@ function applySummary(next) {
       }
     }
   }
+  renderSummaryExtras();
   updateDocumentTitle();
 }
 
@@ -177,9 +183,14 @@ function renderLobby() {
   }
   els.lobbyHint.textContent = hint;
   els.start.hidden = !isHost;
+  els.privateRow.hidden = !isHost || summary.private === undefined;
+  els.privateToggle.checked = Boolean(summary.private);
   els.start.disabled = !legal;
   els.start.title = legal ? "" : `Needs ${min}–${max} players`;
   els.invite.value = `${location.origin}/match/${encodeURIComponent(summary.id)}`;
+  els.inviteText.textContent = summary.private
+    ? "Send this link to the friends who will play: they can take a free seat. The match is private, so only players and people with the watch link can watch it."
+    : "Send this link. Friends who open it can take a free seat; once the match starts, anyone with the link can watch.";
   fill(els.about,
     h("p", {}, `${gameTitle()} · ${meta ? (meta.min_players === meta.max_players ? `${meta.min_players}` : `${meta.min_players}–${meta.max_players}`) : "?"} players.`),
     summary.game?.startsWith("c64-")
@@ -195,7 +206,8 @@ async function takeSeat(seat, button) {
   button.disabled = true;
   try {
     if (!(await ensureGuest("Pick a name, then you're in."))) return;
-    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/join`, { seat }));
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/join`, { seat, nonce: newNonce() }));
+    if (refusedAsPrivate) { refusedAsPrivate = false; socket?.reconnect(); } // seated now: say hello again
   } catch (error) {
     toast(error.message, { kind: "error", title: "Could not take the seat" });
     refreshSummary();
@@ -235,7 +247,7 @@ els.invite.addEventListener("focus", () => els.invite.select());
 
 async function refreshSummary() {
   try {
-    applySummary(await api("GET", `/matches/${encodeURIComponent(matchId)}`));
+    applySummary(await api("GET", withWatch(`/matches/${encodeURIComponent(matchId)}`, watchToken)));
   } catch { /* the socket keeps us current anyway */ }
 }
 
@@ -270,6 +282,7 @@ function fallbackRenderer(root, game) {
 }
 
 let pendingEvents = [];
+let refreshedAtEnd = false;
 async function showState(next, events) {
   state = next;
   pendingEvents.push(...(events || []));
@@ -286,6 +299,10 @@ async function showState(next, events) {
   const batch = pendingEvents;
   pendingEvents = [];
   r.update(state, batch);
+  if ((state.status === "finished" || state.outcome) && summary && summary.status !== "finished" && !refreshedAtEnd) {
+    refreshedAtEnd = true; // the seed is revealed and "Play again" becomes possible
+    refreshSummary();
+  }
   renderTurn();
   renderGameOver();
   renderPlayers();
@@ -331,9 +348,19 @@ function renderGameOver() {
     : "";
   els.gameover.dataset.youWon = String(youWon);
   els.gameover.hidden = false;
+  const seated = state.you !== null && state.you !== undefined;
+  const rematchId = summary?.rematch || null;
   fill(els.gameover,
     h("span", { class: "b-title", "data-testid": "winner" }, title),
-    h("a", { class: "button small", href: "/", style: { marginLeft: "auto" } }, "New match"),
+    h("span", { class: "b-actions" },
+      seated && rematchId
+        ? h("a", { class: "button small primary", href: `/match/${encodeURIComponent(rematchId)}`, "data-testid": "play-again" }, "Join the rematch")
+        : seated
+          ? h("button", { type: "button", class: "small primary", "data-testid": "play-again", onclick: (e) => playAgain(e.currentTarget) }, "Play again")
+          : null,
+      h("a", { class: "button small", href: withWatch(`/replay/${encodeURIComponent(matchId)}`, summary?.private ? watchToken : null), "data-testid": "watch-replay" }, "Watch replay"),
+      h("a", { class: "button small ghost-link", href: "/" }, "New match"),
+    ),
     h("span", { class: "b-detail" }, [outcome.reason, scores].filter(Boolean).join(" · ")),
   );
 }
@@ -406,6 +433,25 @@ function addToLog(seq, events, { fresh = false } = {}) {
   if (nearBottom || !after) els.log.scrollTop = els.log.scrollHeight;
 }
 
+/**
+ * The history from GET /log in one go: one DOM update and one layout, however long the match
+ * (adding a finished match's thousands of moves one by one, each reading the scroll
+ * position, froze the page for seconds).
+ */
+function addManyToLog(moves) {
+  const items = [];
+  for (const move of moves) {
+    if (loggedSeqs.has(move.seq)) continue;
+    loggedSeqs.add(move.seq);
+    for (const event of move.events || []) items.push([move.seq, event]);
+  }
+  if (!items.length) return;
+  const fresh = items.slice(-MAX_LOG).map(([seq, event]) => logEntry(seq, event, false));
+  const merged = [...els.log.children, ...fresh].sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq));
+  els.log.replaceChildren(...merged.slice(-MAX_LOG));
+  els.log.scrollTop = els.log.scrollHeight;
+}
+
 let logFetching = false;
 /** Fills the log from GET /log: on the first snapshot, and after a reconnect missed moves. */
 async function loadLog(upTo) {
@@ -413,8 +459,8 @@ async function loadLog(upTo) {
   if (logFetching || (upTo !== undefined && upTo <= known && loggedSeqs.size >= known)) return;
   logFetching = true;
   try {
-    const data = await api("GET", `/matches/${encodeURIComponent(matchId)}/log`);
-    for (const move of data.moves || []) addToLog(move.seq, move.events);
+    const data = await api("GET", withWatch(`/matches/${encodeURIComponent(matchId)}/log`, watchToken));
+    addManyToLog(data.moves || []);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) setTimeout(() => loadLog(upTo), 3000);
   } finally {
@@ -448,6 +494,202 @@ els.chatForm.addEventListener("submit", (event) => {
   els.chatInput.value = "";
 });
 
+// ------------------------------------------------------------------ fair dice, privacy, rematch
+function shortHash(hex) {
+  return hex ? `${hex.slice(0, 8)}…` : "";
+}
+
+/** The seed commitment in the header; once the match is over, the revealed seed too. */
+function renderSeal() {
+  const commitment = summary?.seed_commitment;
+  const seed = summary?.seed;
+  els.seal.hidden = !commitment && !seed;
+  if (els.seal.hidden) return;
+  fill(els.seal,
+    commitment
+      ? h("span", {
+        class: "seal-item", tabindex: "0", "data-testid": "seed-commitment", "data-full": commitment,
+        title: `Dice seal: the SHA-256 fingerprint of the server's secret seed, published before the match started.\n${commitment}`,
+        "aria-label": `Dice seal, the fingerprint of the server's secret seed: ${commitment}`,
+      }, h("span", { class: "seal-k", "aria-hidden": "true" }, "dice seal"), h("code", { "aria-hidden": "true" }, shortHash(commitment)))
+      : null,
+    seed
+      ? h("span", {
+        class: "seal-item revealed", tabindex: "0", "data-testid": "seed", "data-full": seed,
+        title: `The seed, revealed now that the match is over.\n${seed}`,
+        "aria-label": `Revealed seed: ${seed}`,
+      }, h("span", { class: "seal-k", "aria-hidden": "true" }, "seed"), h("code", { "aria-hidden": "true" }, shortHash(seed)))
+      : null,
+    seed ? h("button", { type: "button", class: "ghost small", popovertarget: "dice-help", "data-testid": "dice-help-button" }, "How are dice checked?") : null,
+  );
+  fill(els.diceHelpValues,
+    commitment ? h("span", { class: "popover-value" }, "Fingerprint: ", h("code", {}, commitment)) : null,
+    seed ? h("span", { class: "popover-value" }, "Seed: ", h("code", {}, seed)) : null,
+    seed ? h("a", { href: `/replay/${encodeURIComponent(matchId)}` }, "Open the replay and press Verify") : null,
+  );
+}
+
+let knownWatchToken = null;
+/** Seated players of a private match get a link that lets friends watch. */
+function renderWatchLink() {
+  if (summary?.watch_token) knownWatchToken = summary.watch_token; // lobby broadcasts omit it
+  const seated = Boolean(player && summary?.seats?.some((s) => s.player_id === player.id));
+  const show = Boolean(summary?.private && seated && knownWatchToken);
+  els.watchPanel.hidden = !show;
+  if (show) {
+    els.watchLink.value = `${location.origin}/match/${encodeURIComponent(summary.id)}?watch=${encodeURIComponent(knownWatchToken)}`;
+  }
+}
+
+const nonceSent = new Set();
+/**
+ * Fair dice: a seat without this browser's random share (a rematch lobby is created for
+ * everyone at once) is joined again, same seat, with a fresh nonce. Once per seat and page.
+ */
+async function topUpNonce() {
+  if (!summary || summary.status !== "open" || !player || !Array.isArray(summary.nonces)) return;
+  const seat = summary.seats.find((s) => s.player_id === player.id);
+  if (!seat || summary.nonces[seat.seat] !== false) return;
+  const key = `${summary.id}|${seat.seat}`;
+  if (nonceSent.has(key)) return;
+  nonceSent.add(key);
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/join`, { seat: seat.seat, nonce: newNonce() }));
+  } catch (error) {
+    console.warn("Could not add this browser's share of the dice:", error);
+  }
+}
+
+function renderSummaryExtras() {
+  els.privateTag.hidden = !summary?.private;
+  renderSeal();
+  renderWatchLink();
+  if (summary?.rematch) loadRematch(summary.rematch);
+  if (state?.outcome) renderGameOver();
+  topUpNonce();
+}
+
+async function playAgain(button) {
+  button.disabled = true;
+  button.textContent = "Setting the table…";
+  try {
+    const next = await api("POST", `/matches/${encodeURIComponent(matchId)}/rematch`, {});
+    window.location.assign(`/match/${encodeURIComponent(next.id)}`);
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not start a rematch" });
+    button.disabled = false;
+    button.textContent = "Play again";
+  }
+}
+
+let refusedAsPrivate = false;
+/** The socket's hello was refused: a private match, and this visitor has no seat or watch link. */
+function privateRefused() {
+  refusedAsPrivate = true;
+  if (summary?.status === "open") {
+    // Friends with the invite link may still take a seat (then the socket says hello again).
+    els.lobbyHint.textContent = "This lobby is private. Take a free seat to join the table.";
+    return;
+  }
+  socket?.close();
+  els.layout.hidden = true;
+  els.notFound.hidden = false;
+  els.notFound.querySelector("h2").textContent = "This match is private";
+  els.notFoundText.textContent = "Only its players and people with its watch link can watch it. Ask a player for the watch link.";
+  els.conn.hidden = true;
+}
+
+let rematchShown = null;
+function showRematch(next) {
+  if (!next?.id || next.id === matchId) return;
+  if (summary) summary.rematch = next.id;
+  rematchShown = next.id;
+  const me = player?.id;
+  const seated = Boolean(me && next.seats?.some((s) => s.player_id === me));
+  const hostName = next.host_name || next.seats?.find((s) => s.player_id && s.player_id === next.host)?.name || "Someone";
+  const starter = me && next.host === me ? "You" : hostName;
+  els.rematch.hidden = false;
+  fill(els.rematch,
+    h("span", { class: "b-title", "data-testid": "rematch-text" }, `${starter} started a rematch`),
+    h("span", { class: "b-actions" },
+      h("a", { class: "button small primary", href: withWatch(`/match/${encodeURIComponent(next.id)}`, seated ? null : watchToken), "data-testid": "join-rematch" },
+        seated ? "Join" : "Have a look")),
+    h("span", { class: "b-detail" }, "Same game, same players, everyone one seat along."),
+  );
+  if (state?.outcome) renderGameOver();
+}
+
+/** A rematch known from the summary (a reload after it was made): its lobby for the banner. */
+async function loadRematch(id) {
+  if (!id || rematchShown === id) return;
+  rematchShown = id;
+  try {
+    showRematch(await api("GET", withWatch(`/matches/${encodeURIComponent(id)}`, watchToken)));
+  } catch {
+    rematchShown = null;
+  }
+}
+
+els.privateToggle.addEventListener("change", async () => {
+  const want = els.privateToggle.checked;
+  els.privateToggle.disabled = true;
+  try {
+    applySummary(await api("PATCH", `/matches/${encodeURIComponent(matchId)}`, { private: want }));
+    toast(want
+      ? "Private: the match is off the lobby list, and only players and people with the watch link can watch."
+      : "Public again: the match is listed in the lobby and anyone with the link can watch.", { kind: "ok" });
+  } catch (error) {
+    els.privateToggle.checked = !want;
+    toast(error.message, { kind: "error", title: "Could not change who can watch" });
+  } finally {
+    els.privateToggle.disabled = false;
+  }
+});
+
+els.copyWatch.addEventListener("click", async () => {
+  const ok = await copyText(els.watchLink.value);
+  els.copyWatch.textContent = ok ? "Copied!" : "Copy failed";
+  if (!ok) { els.watchLink.focus(); els.watchLink.select(); }
+  setTimeout(() => { els.copyWatch.textContent = "Copy"; }, 1800);
+});
+els.watchLink.addEventListener("focus", () => els.watchLink.select());
+
+/**
+ * The page's socket: MatchSocket plus two things from docs/replays.md that socket.js does
+ * not know yet: the watch token in every hello, and the `rematch` message.
+ */
+class MatchChannel extends MatchSocket {
+  constructor(id, { watch = null, onRematch, ...options } = {}) {
+    super(id, options);
+    this.watch = watch;
+    this.onRematch = onRematch;
+  }
+
+  connect() {
+    super.connect();
+    const ws = this.ws;
+    if (!ws || !this.watch) return;
+    // Every hello (the first, and the one after a forgotten guest) goes through ws.send.
+    const send = ws.send.bind(ws);
+    ws.send = (text) => {
+      if (typeof text === "string" && text.startsWith('{"type":"hello"')) {
+        const hello = JSON.parse(text);
+        hello.watch = this.watch;
+        return send(JSON.stringify(hello));
+      }
+      return send(text);
+    };
+  }
+
+  _handle(msg) {
+    if (msg?.type === "rematch") {
+      this.onRematch?.(msg.match);
+      return;
+    }
+    super._handle(msg);
+  }
+}
+
 // ------------------------------------------------------------------ connection
 function onStatus(status, detail) {
   els.conn.dataset.state = status;
@@ -459,7 +701,9 @@ function onStatus(status, detail) {
 }
 
 function connect() {
-  socket = new MatchSocket(matchId, {
+  socket = new MatchChannel(matchId, {
+    watch: watchToken,
+    onRematch: showRematch,
     token: player?.token || null,
     onStatus,
     onLobby: (match) => applySummary(match),
@@ -486,7 +730,10 @@ function connect() {
       showName();
       toast("Your guest pass expired on this server; you are watching. Take a seat to get a new one.", { kind: "error" });
     },
-    onError: (msg) => toast(msg.message || msg.code, { kind: "error" }),
+    onError: (msg) => {
+      if (msg.code === "forbidden" && !state) { privateRefused(); return; }
+      toast(msg.message || msg.code, { kind: "error" });
+    },
   });
   socket.connect();
 }
@@ -514,11 +761,19 @@ async function main() {
   games = gameList || [];
   showName();
   try {
-    applySummary(await api("GET", `/matches/${encodeURIComponent(matchId)}`));
+    applySummary(await api("GET", withWatch(`/matches/${encodeURIComponent(matchId)}`, watchToken)));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       els.notFound.hidden = false;
       els.title.textContent = "Match not found";
+      els.conn.hidden = true;
+      return;
+    }
+    if (error instanceof ApiError && error.status === 403) {
+      els.notFound.hidden = false;
+      els.notFound.querySelector("h2").textContent = "This match is private";
+      els.notFoundText.textContent = "Only its players and people with its watch link can watch it. Ask a player for the watch link.";
+      els.title.textContent = "Private match";
       els.conn.hidden = true;
       return;
     }

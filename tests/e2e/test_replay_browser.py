@@ -1,0 +1,336 @@
+"""Replays and the history page, end to end: a C64 Maze match is played to its end through the
+real server, then a visitor without any guest pass steps through it in the browser.
+
+Assertions are on what a person sees: the board (pieces, walls, joystick cards), the
+highlighted line of the move list, the outcome banner and the verification banner.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+# A long match (thousands of moves) takes a few seconds to load and to verify.
+SLOW_MS = 30_000
+
+# Everything the renderer draws that a move can change, as one comparable string.
+BOARD_SIGNATURE = """() => {
+  const root = document.querySelector('[data-testid="game-root"]');
+  const pieces = [...root.querySelectorAll('[data-piece]')]
+    .map((p) => `${p.dataset.piece}@${p.dataset.square}:${p.dataset.dir || ''}`).sort();
+  const walls = [...root.querySelectorAll('.wall')].map((w) => w.dataset.square).sort();
+  const cards = [...root.querySelectorAll('[data-card]')].map((c) =>
+    [c.dataset.testid, c.dataset.card, c.dataset.row, c.dataset.col, c.dataset.face].join(':'));
+  return JSON.stringify([pieces, walls, cards]);
+}"""
+
+
+@pytest.fixture(scope="module")
+def finished(finish_maze_match: Any) -> dict[str, Any]:
+    return dict(finish_maze_match(names=("Ada", "Bob")))
+
+
+def board(page: Any) -> str:
+    return str(page.evaluate(BOARD_SIGNATURE))
+
+
+def at(page: Any, index: int) -> None:
+    """The replay shows move `index`, and the move list highlights that move's line."""
+    expect(page.get_by_test_id("transport")).to_have_attribute("data-index", str(index))
+    current = page.locator('[data-testid="replay-move"].current')
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("data-index", str(index))
+    expect(current).to_have_attribute("aria-current", "step")
+
+
+def test_step_through_a_finished_match(
+    new_page: Any, live_server: str, finished: dict[str, Any], artifacts: Path
+) -> None:
+    last = finished["moves"]
+    page = new_page()  # a visitor with no guest pass: a finished replay needs no token
+    page.goto(f"/replay/{finished['id']}")
+    expect(page.get_by_test_id("board")).to_be_visible(timeout=SLOW_MS)
+    expect(page.get_by_test_id("transport")).to_have_attribute("data-last", str(last))
+    expect(page.get_by_test_id("replay-status")).to_have_text("finished")
+    expect(page.get_by_test_id("live-banner")).to_be_hidden()
+    at(page, 0)
+    expect(page.get_by_test_id("replay-move")).to_have_count(last + 1)
+    expect(page.get_by_test_id("replay-outcome")).to_be_hidden()
+    start = board(page)
+    page.screenshot(path=str(artifacts / "replay-start.png"), full_page=True)
+
+    # Forward with the button, then with the keyboard: the board and the highlight follow.
+    page.get_by_test_id("next").click()
+    at(page, 1)
+    after_one = board(page)
+    assert after_one != start, "move 1 changed nothing on the board"
+    page.keyboard.press("ArrowRight")
+    at(page, 2)
+    page.keyboard.press("ArrowRight")
+    at(page, 3)
+    after_three = board(page)
+    assert after_three != after_one
+
+    # Backwards is exact: the same board as on the way forward.
+    page.keyboard.press("ArrowLeft")
+    at(page, 2)
+    page.get_by_test_id("prev").click()
+    at(page, 1)
+    assert board(page) == after_one
+    page.get_by_test_id("prev").click()
+    at(page, 0)
+    assert board(page) == start
+
+    # Jump by the scrubber and by a line of the move list.
+    middle = last // 2
+    page.get_by_test_id("scrubber").fill(str(middle))
+    at(page, middle)
+    middle_board = board(page)
+    assert middle_board != start
+    line = page.locator(f'[data-testid="replay-move"][data-index="{min(10, last)}"] button')
+    line.click()
+    at(page, min(10, last))
+    expect(page.get_by_test_id("now-playing")).to_contain_text(f"Move {min(10, last)}")
+
+    # End: the outcome, and the board the server reports for the finished match.
+    page.keyboard.press("End")
+    at(page, last)
+    outcome = page.get_by_test_id("replay-outcome")
+    expect(outcome).to_be_visible()
+    summary = finished["summary"]
+    winner_seat = summary["outcome"]["winners"][0]
+    winner_name = next(s["name"] for s in summary["seats"] if s["seat"] == winner_seat)
+    expect(page.get_by_test_id("replay-winner")).to_contain_text(f"({winner_name}) wins")
+    expect(outcome).to_contain_text(summary["outcome"]["reason"])
+    final = summary["view"]["board"]
+    for player in final["players"]:
+        piece = page.locator(f'[data-piece="adventurer-{player["seat"]}"]')
+        expect(piece).to_have_attribute("data-square", player["square"])
+    expect(page.get_by_test_id("next")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "replay-end.png"), full_page=True)
+
+    # Home: back to the start, instantly and exactly.
+    page.keyboard.press("Home")
+    at(page, 0)
+    expect(outcome).to_be_hidden()
+    assert board(page) == start
+    page.keyboard.press("End")
+    at(page, last)
+    page.get_by_test_id("scrubber").fill(str(middle))
+    at(page, middle)
+    assert board(page) == middle_board
+
+    # Space plays and pauses.
+    page.keyboard.press("Home")
+    page.get_by_test_id("speed").select_option("40")
+    page.locator("body").focus()
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("play")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("transport")).not_to_have_attribute("data-index", "0")
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("play")).to_have_attribute("aria-pressed", "false")
+    paused_at = page.get_by_test_id("transport").get_attribute("data-index")
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("transport")).to_have_attribute("data-index", paused_at or "")
+
+    # Verify: the server re-runs the exported record.
+    LOG = []
+    page.on("request", lambda q: LOG.append(("REQ", q.method, q.url[-40:])))
+    page.on("requestfinished", lambda q: LOG.append(("DONE", q.url[-40:])))
+    page.on("requestfailed", lambda q: LOG.append(("FAIL", q.url[-40:], q.failure)))
+    page.on("console", lambda m: LOG.append(("console", m.text)))
+    page.get_by_test_id("verify").click()
+    result = page.get_by_test_id("verify-result")
+    try:
+        expect(result).to_have_attribute("data-ok", "true", timeout=SLOW_MS)
+    except AssertionError:
+        print("DEBUG", page.get_by_test_id("verify").evaluate("b => [b.disabled, b.textContent, document.activeElement.outerHTML.slice(0,80)]"), LOG, page.evaluate("document.querySelector(':popover-open, dialog[open]')?.outerHTML"))
+        raise
+    expect(result).to_contain_text("Verified")
+    expect(result).to_contain_text(f"All {last} moves")
+
+    # The fair-dice panel shows the commitment and the revealed seed.
+    expect(page.get_by_test_id("seed-commitment")).to_have_attribute(
+        "data-full", summary["seed_commitment"]
+    )
+    expect(page.get_by_test_id("seed")).to_have_attribute("data-full", summary["seed"])
+    page.get_by_test_id("dice-help-button").click()
+    expect(page.get_by_test_id("dice-help")).to_be_visible()
+    page.screenshot(path=str(artifacts / "replay-verified.png"), full_page=False)
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("dice-help")).to_be_hidden()
+
+
+def test_export_downloads_the_replay_record(
+    new_page: Any, live_server: str, finished: dict[str, Any], tmp_path: Path
+) -> None:
+    page = new_page()
+    page.goto(f"/replay/{finished['id']}")
+    expect(page.get_by_test_id("export")).to_be_enabled(timeout=SLOW_MS)
+    with page.expect_download() as download_info:
+        page.get_by_test_id("export").click()
+    download = download_info.value
+    assert download.suggested_filename == f"arcade-night-c64-maze-{finished['id']}.json"
+    target = tmp_path / download.suggested_filename
+    download.save_as(target)
+    record = json.loads(target.read_text())
+    assert record["format"] == "arcade-night-replay/1"
+    assert record["id"] == finished["id"]
+    assert len(record["moves"]) == finished["moves"]
+
+
+def test_verify_reports_a_tampered_record_in_words(
+    new_page: Any, live_server: str, finished: dict[str, Any], artifacts: Path
+) -> None:
+    """The record is altered on its way to the page (an event's words changed after the
+    fact); the server's first difference is shown as it is."""
+    page = new_page()
+
+    def tampered(route: Any) -> None:
+        answer = route.fetch()
+        record = answer.json()
+        record["moves"][4]["events"][0]["text"] = "Something else happened."
+        route.fulfill(response=answer, json=record)
+
+    page.route(re.compile(r"/api/matches/[^/]+/replay$"), tampered)
+    page.goto(f"/replay/{finished['id']}")
+    expect(page.get_by_test_id("verify")).to_be_enabled(timeout=SLOW_MS)
+    page.get_by_test_id("verify").click()
+    result = page.get_by_test_id("verify-result")
+    expect(result).to_have_attribute("data-ok", "false", timeout=SLOW_MS)
+    expect(page.get_by_test_id("verify-title")).to_have_text("✗ Does not check out")
+    expect(page.get_by_test_id("verify-detail")).to_contain_text("Move 5")
+    result.screenshot(path=str(artifacts / "replay-verify-failed.png"))
+
+
+def test_history_lists_the_match_with_its_winner(
+    new_page: Any, live_server: str, finished: dict[str, Any], artifacts: Path
+) -> None:
+    winner_seat = finished["summary"]["outcome"]["winners"][0]
+    winner = finished["players"][winner_seat]
+    page = new_page(player=winner)
+    page.goto("/")
+    page.get_by_test_id("nav-history").click()
+    page.wait_for_url("**/history")
+    row = page.locator(f'[data-testid="history-row"][data-match-id="{finished["id"]}"]')
+    expect(row).to_be_visible()
+    expect(row).to_contain_text("C64 Maze")
+    expect(row.get_by_test_id("history-winner")).to_contain_text(winner["name"])
+    expect(row.get_by_test_id("history-result")).to_have_text(f"{winner['name']} won")
+    expect(row).to_contain_text(f"{finished['moves']} moves")
+    assert row.locator("time").get_attribute("title"), "the full date shows on hover"
+
+    # Mine: this browser's guest played it; a fresh guest has no matches.
+    page.get_by_test_id("tab-mine").click()
+    expect(page.get_by_test_id("tab-mine")).to_have_attribute("aria-selected", "true")
+    expect(row).to_be_visible()
+    assert "mine=true" in page.url
+    page.get_by_test_id("game-filter").select_option("c64-cars")
+    expect(page.get_by_test_id("history-empty")).to_be_visible()
+    page.get_by_test_id("game-filter").select_option("c64-maze")
+    expect(row).to_be_visible()
+    page.screenshot(path=str(artifacts / "replay-history.png"), full_page=True)
+
+    with httpx.Client(base_url=live_server) as client:
+        stranger = client.post("/api/players", json={"name": "Nobody"}).json()
+    other = new_page(player=stranger)
+    other.goto("/history?mine=true")
+    expect(other.get_by_test_id("history-empty")).to_be_visible()
+    other.get_by_test_id("tab-all").click()
+    expect(
+        other.locator(f'[data-testid="history-row"][data-match-id="{finished["id"]}"]')
+    ).to_be_visible()
+
+    # The row leads to the replay.
+    row.get_by_test_id("history-link").click()
+    page.wait_for_url(f"**/replay/{finished['id']}")
+    expect(page.get_by_test_id("board")).to_be_visible(timeout=SLOW_MS)
+
+
+def test_phone_width_replay_and_history(
+    new_page: Any, live_server: str, finished: dict[str, Any], artifacts: Path
+) -> None:
+    width = 375
+    page = new_page(width=width, height=740)
+    page.goto(f"/replay/{finished['id']}")
+    expect(page.get_by_test_id("board")).to_be_visible(timeout=SLOW_MS)
+    at(page, 0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "no sideways scrolling"
+    for testid in ("board", "transport", "next", "scrubber"):
+        box = page.get_by_test_id(testid).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, testid
+    page.get_by_test_id("next").click()
+    at(page, 1)
+    page.screenshot(path=str(artifacts / "replay-phone.png"), full_page=True)
+
+    page.goto("/history")
+    expect(page.get_by_test_id("history-row").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(artifacts / "replay-history-phone.png"), full_page=True)
+
+
+def test_a_match_still_being_played_shows_a_live_banner(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    with httpx.Client(base_url=live_server) as client:
+        people = [client.post("/api/players", json={"name": n}).json() for n in ("Cy", "Di")]
+        auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
+        match_id = client.post(
+            "/api/matches", json={"game": "c64-maze", "options": {}, "seats": 2}, headers=auth[0]
+        ).json()["id"]
+        client.post(f"/api/matches/{match_id}/join", json={}, headers=auth[1])
+        client.post(f"/api/matches/{match_id}/start", json={}, headers=auth[0])
+        legal = client.get(f"/api/matches/{match_id}", headers=auth[0]).json()["view"][
+            "legal_moves"
+        ]
+        moved = client.post(
+            f"/api/matches/{match_id}/moves", json={"move": legal[0]}, headers=auth[0]
+        )
+        assert moved.status_code == 200, moved.text
+
+    page = new_page()
+    page.goto(f"/replay/{match_id}")
+    expect(page.get_by_test_id("live-banner")).to_be_visible()
+    expect(page.get_by_test_id("live-banner")).to_contain_text("Still being played")
+    expect(page.get_by_test_id("watch-live")).to_have_attribute("href", f"/match/{match_id}")
+    at(page, 1)  # a live replay opens at the latest move
+    expect(page.get_by_test_id("export")).to_be_disabled()
+    expect(page.get_by_test_id("verify")).to_be_disabled()
+    expect(page.get_by_test_id("replay-outcome")).to_be_hidden()
+    page.screenshot(path=str(artifacts / "replay-live.png"), full_page=False)
+
+
+def test_dice_in_events_show_as_die_faces(
+    new_page: Any, live_server: str, finished: dict[str, Any], artifacts: Path
+) -> None:
+    """C64 games roll no dice yet; later games report them in events as `dice` or `rolls`.
+    The frames are altered on the way in to carry some."""
+    page = new_page()
+
+    def with_dice(route: Any) -> None:
+        answer = route.fetch()
+        data = answer.json()
+        data["frames"][0]["events"][0]["dice"] = [3, 5]
+        data["frames"][1]["events"][0]["rolls"] = [[6], {"face": 2}, 12]
+        route.fulfill(response=answer, json=data)
+
+    page.route(re.compile(r"/api/matches/[^/]+/replay/frames"), with_dice)
+    page.goto(f"/replay/{finished['id']}")
+    expect(page.get_by_test_id("board")).to_be_visible(timeout=SLOW_MS)
+    first = page.locator('[data-testid="replay-move"][data-index="1"] [data-testid="die"]')
+    expect(first).to_have_count(2)
+    assert [first.nth(i).get_attribute("data-face") for i in range(2)] == ["3", "5"]
+    second = page.locator('[data-testid="replay-move"][data-index="2"] [data-testid="die"]')
+    assert [second.nth(i).get_attribute("data-face") for i in range(3)] == ["6", "2", "12"]
+    expect(first.first).to_have_attribute("aria-label", "die showing 3")
+    page.get_by_test_id("next").click()
+    expect(page.get_by_test_id("now-playing").get_by_test_id("die")).to_have_count(2)
+    page.get_by_test_id("replay-log").screenshot(path=str(artifacts / "replay-dice.png"))
