@@ -26,6 +26,7 @@ class GamePublic(BaseModel):
     min_players: int
     max_players: int
     options_schema: dict[str, Any]
+    goal: str
     has_chance: bool
     hidden_information: bool
 

@@ -71,6 +71,8 @@ class Game(ABC):
     rules_version: ClassVar[str]
     has_chance: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
+    goal: ClassVar[str] = ""
+    """How to win, in one sentence from the rulebook, for the lobby's "how it plays"."""
     Options: ClassVar[type[BaseModel]] = NoOptions
     playouts_always_end: ClassVar[bool] = True
     """False when even guided random play may go on for ever with more than two players (C64

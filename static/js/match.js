@@ -194,8 +194,9 @@ function renderLobby() {
   fill(els.about,
     h("p", {}, `${gameTitle()} · ${meta ? (meta.min_players === meta.max_players ? `${meta.min_players}` : `${meta.min_players}–${meta.max_players}`) : "?"} players.`),
     summary.game?.startsWith("c64-")
-      ? h("p", { class: "muted" }, "Everyone has a 3×3 joystick of cards. Each turn you play one active card into an empty space and do what it shows: move, or press a button. Reach your opposite corner first!")
+      ? h("p", { class: "muted" }, "Everyone has a 3×3 joystick of cards. Each turn you play one active card into an empty space and do what it shows: move, or press a button.")
       : null,
+    meta?.goal ? h("p", { class: "muted" }, meta.goal) : null,
     Object.keys(summary.options || {}).length
       ? h("p", { class: "muted" }, `Options: ${Object.entries(summary.options).map(([k, v]) => `${k.replace(/_/g, " ")} = ${v}`).join(", ")}`)
       : h("p", { class: "muted" }, "Standard rules."),

@@ -209,7 +209,7 @@ def test_illegal_moves_change_nothing(game: Game) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
 def test_metadata_is_complete(game: Game) -> None:
-    assert game.id and game.title and game.rules_version
+    assert game.id and game.title and game.rules_version and game.goal
     assert 1 <= game.min_players <= game.max_players
     json.dumps(game.options_schema())
     json.dumps(game.move_schema())

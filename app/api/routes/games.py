@@ -18,6 +18,7 @@ async def list_games() -> list[GamePublic]:
             min_players=g.min_players,
             max_players=g.max_players,
             options_schema=g.options_schema(),
+            goal=g.goal,
             has_chance=g.has_chance,
             hidden_information=g.hidden_information,
         )

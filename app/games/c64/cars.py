@@ -130,6 +130,7 @@ class Cars(C64Game):
     has_chance = True
     hidden_information = False
     game_key = "cars"
+    goal = "After a full lap of the track, the first car to cross the goal line wins."
 
     def setup_board(self, state: State, options: BaseModel, rng: Dice) -> None:
         for number, seat in enumerate(state["order"]):

@@ -73,6 +73,7 @@ class Maze(C64Game):
     has_chance = True
     hidden_information = False
     game_key = "maze"
+    goal = "The first player to reach her opposite corner wins."
 
     def setup_board(self, state: State, options: BaseModel, rng: Dice) -> None:
         for player in state["players"]:

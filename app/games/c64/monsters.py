@@ -105,6 +105,7 @@ class Monsters(C64Game):
     has_chance = True
     hidden_information = False
     game_key = "monsters"
+    goal = "The first player to return to her corner with any treasure wins."
     # Measured: uniformly random play needs 0.5 to over 2 million moves to bring a treasure
     # home; guided by playout_score two players finish in a few thousand, four often never.
     playouts_always_end = False

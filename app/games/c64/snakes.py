@@ -76,6 +76,10 @@ class Snakes(C64Game):
     has_chance = True
     hidden_information = False
     game_key = "snakes"
+    goal = (
+        "Capture an opponent's head to win; when someone runs out of sticks, "
+        "the longest snake wins."
+    )
 
     def setup_board(self, state: State, options: BaseModel, rng: Dice) -> None:
         sticks = STICKS[len(state["players"])]

@@ -210,6 +210,7 @@ class Tanks(C64Game):
     has_chance = True
     hidden_information = False
     game_key = "tanks"
+    goal = "The first to have hit each other player at least once wins."
 
     # --- hooks --------------------------------------------------------------------------------
     def setup_board(self, state: State, options: BaseModel, rng: Dice) -> None:

@@ -118,6 +118,10 @@ class Trains(C64Game):
     has_chance = True
     hidden_information = False
     game_key = "trains"
+    goal = (
+        "Lay rails and stations; each opponent rail touching a station scores for both "
+        "owners, and the most points win once the rails run out."
+    )
 
     def setup_board(self, state: State, options: BaseModel, rng: Dice) -> None:
         for player in state["players"]:
