@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
@@ -233,7 +234,8 @@ async def read_replay(match_id: str, session: SessionDep) -> dict[str, Any]:
         raise ArcadeError("match_not_active", "Only finished matches can be exported.")
     game = _known_game(match.game)
     names = await lobby.player_names(session, [match])
-    return replays.export_record(
+    return await asyncio.to_thread(
+        replays.export_record,
         game,
         match_id=match.id,
         rules_version=match.rules_version,
@@ -272,7 +274,8 @@ async def read_replay_frames(
     live = await context.runtime.get(match_id)
     if live is None:
         raise ArcadeError("not_found", "There is no such match.")
-    frames = replays.replay_frames(
+    frames = await asyncio.to_thread(
+        replays.replay_frames,
         live.game,
         match_id=match_id,
         options=match.options,

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
@@ -13,4 +14,6 @@ router = APIRouter(prefix="/api/replays", tags=["replays"])
 async def verify_replay(record: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Re-run an exported record through the rules and check seed, every state, event and the
     outcome; answers with the first difference found, if any."""
-    return verify_record(record).to_json()
+    # Re-running thousands of moves takes a while: off the event loop, so play goes on.
+    verdict = await asyncio.to_thread(verify_record, record)
+    return verdict.to_json()
