@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +16,17 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.c64_browser import (
+    MINE,
+    api_player,
+    choose_game,
+    log_texts,
+    mode,
+    version,
+    wait_for_mover,
+)
+
 pytestmark = pytest.mark.browser
-
-MINE = '[data-testid="joystick-mine"]'
-
-
-def mode(page: Any) -> str:
-    return page.get_by_test_id("my-joystick").get_attribute("data-mode") or ""
-
-
-def version(page: Any) -> int:
-    return int(page.get_by_test_id("game-root").get_attribute("data-version") or -1)
 
 
 def take_two_cards(page: Any) -> None:
@@ -65,29 +64,6 @@ def play_or_return(page: Any, shot: Path | None = None) -> str:
     if chooser.is_visible():  # the last active card: choose the next two cards' faces
         page.get_by_test_id("confirm-move").click()
     return kind
-
-
-def wait_for_mover(pages: list[Any], timeout_s: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        for page in pages:
-            if mode(page) in ("return", "play"):
-                return page
-        pages[0].wait_for_timeout(100)
-    raise AssertionError("nobody got a move to make")
-
-
-def choose_game(page: Any, game: str) -> None:
-    """Picks a game card in the lobby with the keyboard (focus, Space). A mouse click can
-    miss: the card lifts on hover and its label then covers the radio input."""
-    card = page.get_by_test_id(f"game-card-{game}")
-    card.focus()
-    page.keyboard.press("Space")
-    expect(card).to_be_checked()
-
-
-def log_texts(page: Any, seq: int) -> list[str]:
-    return page.locator(f'[data-testid="log-entry"][data-seq="{seq}"] .text').all_inner_texts()
 
 
 def test_two_friends_grow_snakes(new_page: Any, live_server: str, artifacts: Path) -> None:
@@ -177,10 +153,6 @@ def test_two_friends_grow_snakes(new_page: Any, live_server: str, artifacts: Pat
 
 
 # ------------------------------------------------------------------ a finished game
-def api_player(client: httpx.Client, name: str) -> dict[str, str]:
-    response = client.post("/api/players", json={"name": name})
-    assert response.status_code == 201, response.text
-    return dict(response.json())
 
 
 def played_to_the_end(base: str, seats: int, seed: int) -> tuple[str, list[dict[str, str]]]:
