@@ -202,11 +202,17 @@ def _maze_move(state: dict[str, Any], rng: Any) -> dict[str, Any]:
 
 
 def play_c64_maze_to_the_end(
-    base: str, names: tuple[str, str] = ("Ada", "Bob"), seed: int = 4, max_moves: int = 40_000
+    base: str,
+    names: tuple[str, str] = ("Ada", "Bob"),
+    seed: int = 4,
+    max_moves: int = 3_000,
+    attempts: int = 8,
 ) -> dict[str, Any]:
     """A two-player C64 Maze match played to the end through the real server: players, match
-    (with nonces) and start over REST, moves over each player's WebSocket. Returns
-    {"id", "players": [{id, name, token}] by seat, "moves": n, "summary": final summary}."""
+    (with nonces) and start over REST, moves over each player's WebSocket. A match still
+    running after `max_moves` is left and a new one started (a replay of ten thousand moves
+    makes every page check slow). Returns {"id", "players": [{id, name, token}] by seat,
+    "moves": n, "summary": the final summary with the winner's view}."""
     import contextlib
     import json
     import random
@@ -227,63 +233,73 @@ def play_c64_maze_to_the_end(
         def auth(person: dict[str, str]) -> dict[str, str]:
             return {"Authorization": f"Bearer {person['token']}"}
 
-        opened = client.post(
-            "/api/matches",
-            json={"game": "c64-maze", "options": {}, "seats": 2, "nonce": secrets.token_hex(32)},
-            headers=auth(people[0]),
-        )
-        assert opened.status_code == 201, opened.text
-        match_id = opened.json()["id"]
-        joined = client.post(
-            f"/api/matches/{match_id}/join",
-            json={"nonce": secrets.token_hex(32)},
-            headers=auth(people[1]),
-        )
-        assert joined.status_code == 200, joined.text
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth(people[0]))
-        assert started.status_code == 200, started.text
+        for _attempt in range(attempts):
+            opened = client.post(
+                "/api/matches",
+                json={
+                    "game": "c64-maze",
+                    "options": {},
+                    "seats": 2,
+                    "nonce": secrets.token_hex(32),
+                },
+                headers=auth(people[0]),
+            )
+            assert opened.status_code == 201, opened.text
+            match_id = opened.json()["id"]
+            joined = client.post(
+                f"/api/matches/{match_id}/join",
+                json={"nonce": secrets.token_hex(32)},
+                headers=auth(people[1]),
+            )
+            assert joined.status_code == 200, joined.text
+            started = client.post(
+                f"/api/matches/{match_id}/start", json={}, headers=auth(people[0])
+            )
+            assert started.status_code == 200, started.text
 
-        url = base.replace("http://", "ws://") + f"/api/matches/{match_id}/ws"
-        with contextlib.ExitStack() as stack:
-            tables: list[dict[str, Any]] = []
-            for person in people:
-                ws = stack.enter_context(connect(url, max_size=None, open_timeout=10))
-                ws.send(json.dumps({"type": "hello", "token": person["token"]}))
-                tables.append({"ws": ws, "state": None, "version": -1})
+            url = base.replace("http://", "ws://") + f"/api/matches/{match_id}/ws"
+            with contextlib.ExitStack() as stack:
+                tables: list[dict[str, Any]] = []
+                for person in people:
+                    ws = stack.enter_context(connect(url, max_size=None, open_timeout=10))
+                    ws.send(json.dumps({"type": "hello", "token": person["token"]}))
+                    tables.append({"ws": ws, "state": None, "version": -1})
 
-            def catch_up(table: dict[str, Any], version: int) -> None:
-                while table["version"] < version:
-                    message = json.loads(table["ws"].recv(timeout=15))
-                    if message["type"] == "snapshot":
-                        table["state"], table["version"] = message["state"], message["version"]
-                    elif message["type"] == "patch":
-                        assert message["version"] == table["version"] + 1, message["version"]
-                        jsonpatch.apply_patch(table["state"], message["ops"], in_place=True)
-                        table["version"] = message["version"]
-                    elif message["type"] == "error":
-                        raise AssertionError(f"the server refused: {message}")
+                def catch_up(table: dict[str, Any], version: int) -> None:
+                    while table["version"] < version:
+                        message = json.loads(table["ws"].recv(timeout=15))
+                        if message["type"] == "snapshot":
+                            table["state"], table["version"] = message["state"], message["version"]
+                        elif message["type"] == "patch":
+                            assert message["version"] == table["version"] + 1, message["version"]
+                            jsonpatch.apply_patch(table["state"], message["ops"], in_place=True)
+                            table["version"] = message["version"]
+                        elif message["type"] == "error":
+                            raise AssertionError(f"the server refused: {message}")
 
-            version = 0
-            for table in tables:
-                catch_up(table, version)
-            while tables[0]["state"]["status"] == "active":
-                assert version < max_moves, f"no winner after {max_moves} moves"
-                mover = next(t for t in tables if t["state"]["legal_moves"])
-                move = _maze_move(mover["state"], rng)
-                mover["ws"].send(
-                    json.dumps(
-                        {"type": "move", "id": f"m{version}", "move": move, "version": version}
-                    )
-                )
-                version += 1
+                version = 0
                 for table in tables:
                     catch_up(table, version)
+                while tables[0]["state"]["status"] == "active" and version < max_moves:
+                    mover = next(t for t in tables if t["state"]["legal_moves"])
+                    move = _maze_move(mover["state"], rng)
+                    mover["ws"].send(
+                        json.dumps(
+                            {"type": "move", "id": f"m{version}", "move": move, "version": version}
+                        )
+                    )
+                    version += 1
+                    for table in tables:
+                        catch_up(table, version)
+                if tables[0]["state"]["status"] != "finished":
+                    continue  # too long: try a new match
 
-        summary = client.get(f"/api/matches/{match_id}").json()
-        assert summary["status"] == "finished", summary["status"]
-        seat_of = {s["player_id"]: s["seat"] for s in summary["seats"]}
-        by_seat = sorted(people, key=lambda p: seat_of[p["id"]])
-    return {"id": match_id, "players": by_seat, "moves": version, "summary": summary}
+            summary = client.get(f"/api/matches/{match_id}").json()
+            assert summary["status"] == "finished", summary["status"]
+            seat_of = {s["player_id"]: s["seat"] for s in summary["seats"]}
+            by_seat = sorted(people, key=lambda p: seat_of[p["id"]])
+            return {"id": match_id, "players": by_seat, "moves": version, "summary": summary}
+    raise AssertionError(f"no match ended within {max_moves} moves in {attempts} tries")
 
 
 @pytest.fixture(scope="session")
