@@ -74,6 +74,10 @@ class Game(ABC):
     goal: ClassVar[str] = ""
     """How to win, in one sentence from the rulebook, for the lobby's "how it plays"."""
     Options: ClassVar[type[BaseModel]] = NoOptions
+    record_order: ClassVar[str | None] = None
+    """"low" or "high" for games whose outcome score is a personal record (Tactrics Solitary
+    counts rotations, fewer is better): the platform keeps each player's best from finished
+    matches. None: no records."""
     playouts_always_end: ClassVar[bool] = True
     """False when even guided random play may go on for ever with more than two players (C64
     Monsters): the conformance suite then checks those playouts over a fixed length."""
@@ -115,6 +119,21 @@ class Game(ABC):
         (the default) means no opinion, so playouts pick uniformly at random. Games whose
         random play almost never ends (C64 Monsters) give one."""
         return None
+
+    def decision_seconds(self, state: State) -> float | None:
+        """Seconds the active seats have to answer before the server answers for them with
+        `timeout_move` (a Versus challenge, a loan request); None (the default) means no clock.
+        The rules stay pure: the clock lives in the runtime, which submits an ordinary move."""
+        return None
+
+    def timeout_move(self, state: State, seat: int) -> Move | None:
+        """The move made for `seat` when its time is up (one of its legal moves), or None."""
+        return None
+
+    def options_need_agreement(self, options: BaseModel) -> bool:
+        """True when every seated player must accept the host's options before the match
+        starts (a custom Tank Skirmish zone); any change to them withdraws the acceptances."""
+        return False
 
     def secret_values(self, state: State, seat: int) -> list[Any]:
         """The values only `seat` may know now (its hand, say), for the leak tests: no other

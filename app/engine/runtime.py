@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     history: OrderedDict[int, tuple[State, list[Event]]] = field(default_factory=OrderedDict)
     answers: OrderedDict[str, int] = field(default_factory=OrderedDict)
+    deadlines: dict[int, int] = field(default_factory=dict)
+    """version -> epoch milliseconds when the server answers for that version's active seats."""
     _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _legal: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
@@ -79,6 +82,8 @@ class LiveMatch:
         self.history[version] = (state, events)
         while len(self.history) > HISTORY:
             self.history.popitem(last=False)
+        for old in [v for v in self.deadlines if v < version - HISTORY]:
+            del self.deadlines[old]
         caches = (
             self._views,
             self._patches,
@@ -128,6 +133,7 @@ class LiveMatch:
             "legal_moves": self.legal(version, seat) if seat in active else [],
             "board": board,
             "outcome": outcome.to_json() if outcome is not None else None,
+            "deadline": self.deadlines.get(version) if outcome is None else None,
         }
         self._views[key] = view
         return view
@@ -176,9 +182,63 @@ class MatchRuntime:
         self._writer = MoveWriter(engine)
         self._live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._clocks: dict[str, asyncio.TimerHandle] = {}
+        self._late_answers: set[asyncio.Task[None]] = set()
 
     async def close(self) -> None:
+        for handle in self._clocks.values():
+            handle.cancel()
+        self._clocks.clear()
+        for task in list(self._late_answers):
+            task.cancel()
         await self._writer.close()
+
+    # --- the decision clock ---------------------------------------------------------------
+    def _arm_clock(self, live: LiveMatch) -> None:
+        """After a new version: start the clock of its active seats when the game asks for
+        one. While the same question is still open (the seats to answer are a subset of the
+        previous version's), the first deadline stands, so answering does not buy the others
+        more time."""
+        handle = self._clocks.pop(live.id, None)
+        if handle is not None:
+            handle.cancel()
+        if live.status != "active":
+            return
+        seconds = live.game.decision_seconds(live.state)
+        if seconds is None:
+            return
+        deadline = live.deadlines.get(live.version)
+        previous = live.deadlines.get(live.version - 1)
+        if deadline is None and previous is not None and live.has(live.version - 1):
+            before = live.game.active_seats(live.history[live.version - 1][0])
+            if live.game.active_seats(live.state) <= before:
+                deadline = previous
+        if deadline is None:
+            deadline = int((time.time() + seconds) * 1000)
+        live.deadlines[live.version] = deadline
+        delay = max(0.0, deadline / 1000 - time.time())
+        self._clocks[live.id] = asyncio.get_running_loop().call_later(
+            delay, self._time_is_up, live.id, live.version
+        )
+
+    def _time_is_up(self, match_id: str, version: int) -> None:
+        task = asyncio.create_task(self._answer_for_late_seats(match_id, version))
+        self._late_answers.add(task)
+        task.add_done_callback(self._late_answers.discard)
+
+    async def _answer_for_late_seats(self, match_id: str, version: int) -> None:
+        """One late seat answered by the server; the version that makes arms the clock again
+        for the seats still to answer."""
+        live = self._live.get(match_id)
+        if live is None or live.version != version or live.status != "active":
+            return
+        for seat in sorted(live.game.active_seats(live.state)):
+            move = live.game.timeout_move(live.state, seat)
+            if move is None:
+                continue
+            with contextlib.suppress(ArcadeError):  # an answer that arrived just in time wins
+                await self._submit_as(live, seat, move, client_id=None, version=version)
+            return
 
     def forget(self, match_id: str) -> None:
         self._live.pop(match_id, None)
@@ -235,6 +295,7 @@ class MatchRuntime:
         live.remember(0, state, [])
         for move in moves:
             self._advance(live, move.seat, move.move, client_id=move.client_id)
+        self._arm_clock(live)
         return live
 
     def _advance(
@@ -264,6 +325,8 @@ class MatchRuntime:
             ).all()
         for row in rows:
             self._advance(live, row.seat, row.move, client_id=row.client_id)
+        if rows:
+            self._arm_clock(live)
 
     async def ensure_version(
         self, live: LiveMatch, version: int, accepted: dict[str, Any] | None = None
@@ -279,6 +342,7 @@ class MatchRuntime:
                         accepted["move"],
                         client_id=accepted.get("client_id"),
                     )
+                    self._arm_clock(live)
                 elif live.version < version:
                     await self.catch_up(live)
 
@@ -300,6 +364,18 @@ class MatchRuntime:
             raise ArcadeError("forbidden", "Only seated players can move; you are watching.")
         if client_id is not None and len(client_id) > 64:
             raise ArcadeError("bad_request", "A move id may have at most 64 characters.")
+        return await self._submit_as(live, seat, raw_move, client_id=client_id, version=version)
+
+    async def _submit_as(
+        self,
+        live: LiveMatch,
+        seat: int,
+        raw_move: Any,
+        *,
+        client_id: str | None,
+        version: int | None,
+    ) -> int:
+        match_id = live.id
         async with live.lock:
             for _attempt in range(5):
                 if client_id is not None and client_id in live.answers:
@@ -316,6 +392,7 @@ class MatchRuntime:
                         live.answers[client_id] = seq
                         while len(live.answers) > ANSWERS:
                             live.answers.popitem(last=False)
+                    self._arm_clock(live)
                     break
                 await self.catch_up(live)  # another process won this version: revalidate
             else:

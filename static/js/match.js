@@ -319,18 +319,41 @@ function defaultTurn(s) {
   return { mine: false, title: s.you === null ? `${names.join(" and ")} to move` : `Waiting for ${names.join(" and ")}` };
 }
 
+// A question put to other seats (a Versus challenge, a loan) has a deadline: past it, the
+// server answers for whoever is silent. The banner counts the seconds down.
+let countdownTimer = null;
+function renderCountdown(clock) {
+  clearInterval(countdownTimer);
+  countdownTimer = null;
+  const deadline = state?.deadline;
+  if (!clock || !deadline) return;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    clock.textContent = `${left} s`;
+    clock.dataset.urgent = String(left <= 5);
+    if (!left) { clearInterval(countdownTimer); countdownTimer = null; }
+  };
+  tick();
+  countdownTimer = setInterval(tick, 250);
+}
+
 function renderTurn() {
   if (!state) return;
   const over = state.status === "finished" || Boolean(state.outcome);
   const d = over ? null : (renderer?.describeTurn ? renderer.describeTurn(state) : defaultTurn(state));
   els.turn.hidden = !d;
-  if (!d) { els.turn.dataset.mine = "false"; return; }
+  if (!d) { els.turn.dataset.mine = "false"; renderCountdown(null); return; }
   els.turn.dataset.mine = String(Boolean(d.mine));
+  const clock = state.deadline
+    ? h("span", { class: "b-clock", "data-testid": "countdown", title: "Time left to answer; silence counts as no" })
+    : null;
   fill(els.turn,
     d.color && !d.mine ? h("span", { class: "swatch", style: { background: d.color }, "aria-hidden": "true" }) : null,
     h("span", { class: "b-title", "data-testid": "turn-title" }, d.title),
+    clock,
     d.detail ? h("span", { class: "b-detail" }, d.detail) : null,
   );
+  renderCountdown(clock);
 }
 
 function renderGameOver() {
