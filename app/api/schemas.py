@@ -29,6 +29,10 @@ class GamePublic(BaseModel):
     goal: str
     has_chance: bool
     hidden_information: bool
+    record_order: str | None = Field(
+        default=None,
+        description='"low" or "high": the outcome score is a personal record (best kept)',
+    )
 
 
 NONCE = Field(
@@ -56,6 +60,20 @@ class JoinRequest(BaseModel):
 class MatchUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     private: bool
+
+
+class OptionsChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: dict[str, Any] = Field(
+        description="The new options; validated like the options of a new match"
+    )
+
+
+class OptionsAccept(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: dict[str, Any] = Field(
+        description="The options you accept, as you saw them; refused if the host changed them"
+    )
 
 
 class MoveSubmit(BaseModel):

@@ -54,6 +54,9 @@ class Match(Base):
     # One browser-made nonce per seat (None until given); the dice mix them with the seed.
     nonces: Mapped[list[str | None]] = mapped_column(JSON, default=list)
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Players who accepted the current options, for games whose options need everyone's
+    # agreement (Game.options_need_agreement); any change to the options empties it.
+    accepted: Mapped[list[str]] = mapped_column(JSON, default=list)
     watch_token: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)

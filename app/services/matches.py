@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, Move, Player
+from app.engine.contract import Game
 from app.engine.fairness import seed_commitment, valid_nonce
 from app.engine.registry import get_game
 from app.errors import ArcadeError
@@ -18,7 +19,7 @@ from app.errors import ArcadeError
 STATUSES = ("open", "active", "finished", "abandoned")
 
 
-def _game_or_404(game_id: str):  # type: ignore[no-untyped-def]
+def _game_or_404(game_id: str) -> Game:
     game = get_game(game_id)
     if game is None:
         raise ArcadeError("not_found", f"There is no game called {game_id!r}.")
@@ -32,6 +33,67 @@ async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = 
     match = await session.scalar(query)
     if match is None:
         raise ArcadeError("not_found", "There is no such match.")
+    return match
+
+
+def _validated_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The options in their canonical JSON form, or a bad_request naming the first fault."""
+    try:
+        parsed = game.parse_options(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(map(str, first["loc"])) or "options"
+        raise ArcadeError("bad_request", f"Bad option {where}: {first['msg']}") from None
+    dumped: dict[str, Any] = parsed.model_dump(mode="json")
+    return dumped
+
+
+def agreement(match: Match) -> dict[str, Any]:
+    """Whether the seated players must accept the host's options before the start, who has,
+    and who is still to (seat numbers; the host's own options count as accepted)."""
+    game = get_game(match.game)
+    required = game is not None and game.options_need_agreement(game.parse_options(match.options))
+    accepted = set(match.accepted or [])
+    seated = [(i, p) for i, p in enumerate(match.seats) if p is not None and p != match.host_id]
+    return {
+        "required": required,
+        "accepted": [i for i, p in seated if p in accepted],
+        "waiting": [i for i, p in seated if p not in accepted] if required else [],
+    }
+
+
+async def change_options(
+    session: AsyncSession, *, match_id: str, player: Player, options: dict[str, Any]
+) -> Match:
+    """The host changes the options in the open lobby; every acceptance is withdrawn."""
+    match = await get_match(session, match_id=match_id, for_update=True)
+    if match.status != "open":
+        raise ArcadeError("match_not_active", "The options are fixed once the match has started.")
+    if match.host_id != player.id:
+        raise ArcadeError("forbidden", "Only the host can change the options.")
+    match.options = _validated_options(_game_or_404(match.game), options)
+    match.accepted = []
+    await session.flush()
+    return match
+
+
+async def accept_options(
+    session: AsyncSession, *, match_id: str, player: Player, options: dict[str, Any]
+) -> Match:
+    """A seated player accepts the options she was shown (sent back, so an acceptance can
+    never apply to options the host changed in the meantime)."""
+    match = await get_match(session, match_id=match_id, for_update=True)
+    if match.status != "open":
+        raise ArcadeError("match_not_active", "The match has already started.")
+    if player.id not in match.seats:
+        raise ArcadeError("forbidden", "Only seated players accept the options.")
+    if _validated_options(_game_or_404(match.game), options) != match.options:
+        raise ArcadeError(
+            "conflict", "The host changed the options since you looked; check them and accept again."
+        )
+    if player.id not in (match.accepted or []):
+        match.accepted = [*(match.accepted or []), player.id]
+        await session.flush()
     return match
 
 
@@ -52,13 +114,7 @@ async def create_match(
     nonce: str | None = None,
 ) -> Match:
     game = _game_or_404(game_id)
-    try:
-        parsed = game.parse_options(options)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ArcadeError(
-            "bad_request", f"Bad option {'.'.join(map(str, first['loc']))}: {first['msg']}"
-        ) from None
+    parsed = _validated_options(game, options)
     count = seats if seats is not None else game.min_players
     if not game.min_players <= count <= game.max_players:
         raise ArcadeError(
@@ -70,11 +126,12 @@ async def create_match(
         id=secrets.token_hex(6),
         game=game.id,
         rules_version=game.rules_version,
-        options=parsed.model_dump(mode="json"),
+        options=parsed,
         status="open",
         host_id=host.id,
         seats=[host.id] + [None] * (count - 1),
         nonces=[_checked_nonce(nonce)] + [None] * (count - 1),
+        accepted=[],
         version=0,
         seed=seed,
         seed_commitment=seed_commitment(seed),
@@ -140,6 +197,7 @@ async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -
     seats, nonces = list(match.seats), _nonces(match)
     seats[index], nonces[index] = None, None
     match.seats, match.nonces = seats, nonces
+    match.accepted = [p for p in (match.accepted or []) if p != player.id]
     if match.host_id == player.id:
         remaining = [p for p in seats if p is not None]
         if remaining:
@@ -163,6 +221,13 @@ async def start_match(session: AsyncSession, *, match_id: str, player: Player) -
             "conflict",
             f"{game.title} needs {game.min_players} to {game.max_players} players; "
             f"{len(taken)} seated.",
+        )
+    waiting = agreement(match)["waiting"]
+    if waiting:
+        seats = ", ".join(str(seat + 1) for seat in waiting)
+        raise ArcadeError(
+            "conflict",
+            f"Every player must accept the host's options first; seat {seats} has not yet.",
         )
     # Empty seats close up; seat numbers become 0..n-1 and each nonce stays with its player.
     match.seats = [p for p, _n in taken]
@@ -204,6 +269,7 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
         host_id=player.id,
         seats=rotated,
         nonces=[None] * len(rotated),
+        accepted=[],
         version=0,
         seed=seed,
         seed_commitment=seed_commitment(seed),
@@ -301,6 +367,7 @@ def summary(
         "seed_commitment": match.seed_commitment,
         "nonces": [n is not None for n in _nonces(match)],
         "private": match.private,
+        "agreement": agreement(match) if match.status == "open" else None,
         "length": match.version,
         "rematch": match.rematch_id,
         "outcome": match.outcome,

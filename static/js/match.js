@@ -23,6 +23,7 @@ const els = {
   privateTag: $("private-tag"), seal: $("dice-seal"), privateRow: $("private-row"), privateToggle: $("private-toggle"),
   watchPanel: $("watch-panel"), watchLink: $("watch-link"), copyWatch: $("copy-watch"), rematch: $("rematch-banner"),
   diceHelpValues: $("dice-help-values"), inviteText: $("invite-text"),
+  optionsPanel: $("options-panel"), optionsEditor: $("options-editor"), agreement: $("agreement"),
 };
 $("brand-logo").replaceWith(logoSvg());
 
@@ -185,8 +186,10 @@ function renderLobby() {
   els.start.hidden = !isHost;
   els.privateRow.hidden = !isHost || summary.private === undefined;
   els.privateToggle.checked = Boolean(summary.private);
-  els.start.disabled = !legal;
-  els.start.title = legal ? "" : `Needs ${min}–${max} players`;
+  const waiting = summary.agreement?.waiting || [];
+  els.start.disabled = !legal || waiting.length > 0;
+  els.start.title = !legal ? `Needs ${min}–${max} players` : waiting.length ? "Everyone must accept the options first" : "";
+  renderOptionsPanel(isHost, seated);
   els.invite.value = `${location.origin}/match/${encodeURIComponent(summary.id)}`;
   els.inviteText.textContent = summary.private
     ? "Send this link to the friends who will play: they can take a free seat. The match is private, so only players and people with the watch link can watch it."
@@ -197,10 +200,96 @@ function renderLobby() {
       ? h("p", { class: "muted" }, "Everyone has a 3×3 joystick of cards. Each turn you play one active card into an empty space and do what it shows: move, or press a button.")
       : null,
     meta?.goal ? h("p", { class: "muted" }, meta.goal) : null,
-    Object.keys(summary.options || {}).length
-      ? h("p", { class: "muted" }, `Options: ${Object.entries(summary.options).map(([k, v]) => `${k.replace(/_/g, " ")} = ${v}`).join(", ")}`)
-      : h("p", { class: "muted" }, "Standard rules."),
+    describeOptions(summary.options),
   );
+}
+
+function describeOptions(options) {
+  // Scalars in words; structured options (a drawn zone) are shown by the game's own editor.
+  const simple = Object.entries(options || {}).filter(([, v]) => v === null || typeof v !== "object");
+  if (!simple.length) return h("p", { class: "muted" }, "Standard rules.");
+  const word = (v) => (v === true ? "on" : v === false ? "off" : v === null ? "none" : String(v));
+  return h("p", { class: "muted", "data-testid": "options-summary" },
+    `Options: ${simple.map(([k, v]) => `${k.replace(/_/g, " ")} ${word(v)}`).join(", ")}`);
+}
+
+// ------------------------------------------------------------------ lobby options editor
+// A game may export `createOptionsEditor(root, {editable, options, change})` from its
+// renderer module (Tank Skirmish draws its custom zone with it). The host edits; everyone
+// else sees each change live. When the game says the options need agreement, every other
+// seated player accepts them here, and any change withdraws the acceptances.
+let optionsEditor = null;
+let optionsEditorKey = null;
+
+async function renderOptionsPanel(isHost, seated) {
+  const key = `${summary.game}|${isHost}`;
+  if (optionsEditorKey !== key) {
+    optionsEditorKey = key;
+    optionsEditor?.destroy();
+    optionsEditor = null;
+    clear(els.optionsEditor);
+    try {
+      const module = await import(`/static/js/games/${encodeURIComponent(summary.game)}.js`);
+      if (optionsEditorKey !== key) return;
+      if (typeof module.createOptionsEditor === "function") {
+        optionsEditor = module.createOptionsEditor(els.optionsEditor, {
+          editable: isHost,
+          options: summary.options,
+          change: changeOptions,
+        });
+      }
+    } catch (error) {
+      console.error(error);
+    }
+  }
+  optionsEditor?.update(summary.options);
+  renderAgreement(isHost, seated);
+  els.optionsPanel.hidden = !optionsEditor && !summary.agreement?.required;
+}
+
+async function changeOptions(options) {
+  try {
+    applySummary(await api("PUT", `/matches/${encodeURIComponent(matchId)}/options`, { options }));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not change the options" });
+    throw error;
+  }
+}
+
+function renderAgreement(isHost, seated) {
+  const agreement = summary.agreement;
+  if (!agreement?.required) { clear(els.agreement); return; }
+  const me = player?.id;
+  const mySeatNo = summary.seats.find((s) => me && s.player_id === me)?.seat;
+  const names = (seats) => seats.map((seat) => summary.seats[seat]?.name || `seat ${seat + 1}`).join(", ");
+  let line;
+  let action = null;
+  if (isHost) {
+    line = agreement.waiting.length
+      ? `Waiting for ${names(agreement.waiting)} to accept these options.`
+      : (agreement.accepted.length ? "Everyone accepted these options." : "Nobody else is seated yet.");
+  } else if (seated && agreement.waiting.includes(mySeatNo)) {
+    line = "The host set these options. Check them; the match can start once you accept.";
+    action = h("button", { type: "button", class: "primary small", "data-testid": "accept-options",
+      onclick: (e) => acceptOptions(e.currentTarget) }, "Accept");
+  } else if (seated) {
+    line = "You accepted these options. Any change by the host will ask you again.";
+  } else {
+    line = "The seated players must accept these options before the start.";
+  }
+  fill(els.agreement, h("p", { class: "small", "data-testid": "agreement-text" }, line), action);
+}
+
+async function acceptOptions(button) {
+  button.disabled = true;
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/accept`, { options: summary.options }));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not accept" });
+    refreshSummary();
+  } finally {
+    button.disabled = false;
+  }
 }
 
 async function takeSeat(seat, button) {
@@ -386,7 +475,26 @@ function renderGameOver() {
       h("a", { class: "button small ghost-link", href: "/" }, "New match"),
     ),
     h("span", { class: "b-detail" }, [outcome.reason, scores].filter(Boolean).join(" · ")),
+    seated && gameMeta()?.record_order ? personalBest(outcome) : null,
   );
+}
+
+// Games that keep records (Tactrics Solitary: fewest rotations) show your best beside the
+// result; the server computes it from your finished matches.
+function personalBest(outcome) {
+  const line = h("span", { class: "b-detail", "data-testid": "personal-best" }, "");
+  const key = String(outcome.details?.record_key ?? "");
+  const order = gameMeta().record_order;
+  api("GET", `/games/${encodeURIComponent(state.game)}/records`).then((records) => {
+    const best = (records.mine || []).find((r) => r.key === key);
+    if (!best) return;
+    const score = outcome.scores?.[String(state.you)];
+    const isNew = best.match_id === matchId;
+    line.textContent = isNew
+      ? `New personal best: ${best.score}${order === "low" ? " (lower is better)" : ""}!`
+      : `Your best: ${best.score}${score !== undefined ? ` (this time ${score})` : ""}.`;
+  }).catch(() => {});
+  return line;
 }
 
 function renderPlayers() {

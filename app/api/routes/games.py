@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 
+from app.api.deps import OptionalPlayer, SessionDep
 from app.api.schemas import GamePublic
-from app.engine.registry import all_games
+from app.engine.registry import all_games, get_game
+from app.errors import ArcadeError
+from app.services.records import records
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -21,6 +26,19 @@ async def list_games() -> list[GamePublic]:
             goal=g.goal,
             has_chance=g.has_chance,
             hidden_information=g.hidden_information,
+            record_order=g.record_order,
         )
         for g in all_games()
     ]
+
+
+@router.get("/{game_id}/records")
+async def game_records(
+    game_id: str, session: SessionDep, player: OptionalPlayer
+) -> dict[str, Any]:
+    """Personal bests from finished matches, for games that keep records (`record_order`):
+    the top ten per scenario and, when signed in, your own."""
+    game = get_game(game_id)
+    if game is None:
+        raise ArcadeError("not_found", f"There is no game called {game_id!r}.")
+    return await records(session, game, player_id=player.id if player else None)

@@ -15,6 +15,8 @@ from app.api.schemas import (
     MatchUpdate,
     MoveAccepted,
     MoveSubmit,
+    OptionsAccept,
+    OptionsChange,
 )
 from app.context import AppContext
 from app.db.models import Match
@@ -132,6 +134,37 @@ async def update_match(
 ) -> dict[str, Any]:
     """The host makes the match private (only players and invited spectators watch) or public."""
     match = await lobby.set_private(session, match_id=match_id, player=player, private=body.private)
+    return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.put("/{match_id}/options")
+async def change_options(
+    match_id: str,
+    body: OptionsChange,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+) -> dict[str, Any]:
+    """The host changes the options while the lobby is open (everyone sees it live); for games
+    whose options need everyone's agreement, every acceptance is withdrawn."""
+    match = await lobby.change_options(
+        session, match_id=match_id, player=player, options=body.options
+    )
+    return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.post("/{match_id}/accept")
+async def accept_options(
+    match_id: str,
+    body: OptionsAccept,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+) -> dict[str, Any]:
+    """A seated player accepts the host's options (a custom zone, say) as she saw them."""
+    match = await lobby.accept_options(
+        session, match_id=match_id, player=player, options=body.options
+    )
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
