@@ -1,0 +1,8 @@
+// Tactrics: Cat & Mouse (rulebook "#3 Cat & Mouse", ruling V8). The board, the turning towers and
+// the turn controls are shared by the four Tactrics games (static/js/tactrics/renderer.js).
+
+import { createTactricsRenderer } from "../tactrics/renderer.js";
+
+export function createRenderer(root, ctx) {
+  return createTactricsRenderer(root, ctx, { mode: "cat-mouse" });
+}

@@ -1,0 +1,502 @@
+// The Tactrics board shared by Crossing, Crossing Advanced, Cat & Mouse and Solitary: the
+// hexagonal board of 19 turning towers and 54 triangular router slots (ruling V1), routers in
+// player colours, controllers and claims, the legal towers highlighted, a short turning
+// animation for every rotation (V2), and the turn controls: actions left, undo, confirm (V4).
+// Each game's module in static/js/games/ is a thin wrapper that passes its `mode`.
+
+import { h, svg, fill } from "../ui.js";
+import { GEOMETRY } from "./geometry.js";
+import { COLOURS, DIRECTION_WORDS, capitalize, colourCss, describeMove } from "./words.js";
+
+const SCALE = 10;
+const ROOT3 = Math.sqrt(3);
+const HEIGHT = 6 * ROOT3;
+const SLOT_IDS = GEOMETRY.slot_ids;
+const TOWER_IDS = GEOMETRY.tower_ids;
+const STYLE_ID = "tactrics-css";
+
+function ensureStyles() {
+  if (document.getElementById(STYLE_ID)) return;
+  document.head.append(h("link", { id: STYLE_ID, rel: "stylesheet", href: "/static/css/tactrics.css" }));
+}
+
+// Board units (y north) -> SVG units (y down).
+const px = (x) => x * SCALE;
+const py = (y) => (HEIGHT - y) * SCALE;
+
+function trianglePoints(slot, shrink = 1) {
+  const { x, y, up } = GEOMETRY.slots[slot];
+  const r = (2 / ROOT3) * shrink; // circumradius of a side-2 triangle
+  const angles = up ? [90, 210, 330] : [270, 30, 150];
+  return angles
+    .map((deg) => {
+      const a = (deg * Math.PI) / 180;
+      return `${px(x + r * Math.cos(a)).toFixed(2)},${py(y + r * Math.sin(a)).toFixed(2)}`;
+    })
+    .join(" ");
+}
+
+function slotCentre(slot) {
+  const { x, y } = GEOMETRY.slots[slot];
+  return [px(x), py(y)];
+}
+
+function towerCentre(tower) {
+  const [x, y] = GEOMETRY.towers[tower];
+  return [px(x), py(y)];
+}
+
+function hexOutline() {
+  const corners = [[-3, 0], [3, 0], [6, 3], [3, 6], [-3, 6], [-6, 3]];
+  return corners.map(([x, r]) => `${px(x)},${py(r * ROOT3)}`).join(" ");
+}
+
+/** Board lists (routers, controllers, claims) are arrays in slot / tower order. */
+function byId(ids, values) {
+  const out = {};
+  (values || []).forEach((value, i) => { if (value !== null && value !== undefined) out[ids[i]] = value; });
+  return out;
+}
+
+export function createTactricsRenderer(root, ctx, { mode }) {
+  ensureStyles();
+  const you = ctx.you;
+  let state = null;
+  let board = null;
+  let selected = null; // {kind: "tower"|"slot", id}
+  let busy = false;
+
+  const svgRoot = svg("svg", {
+    class: "tac-board", viewBox: `${px(-6.6)} ${py(HEIGHT + 0.6)} ${px(13.2)} ${(HEIGHT + 1.2) * SCALE}`,
+    role: "group", "aria-label": "Tactrics board", "data-testid": "board",
+  });
+  const layers = {
+    base: svg("g", { class: "tac-base" }),
+    goals: svg("g", { class: "tac-goals" }),
+    towers: svg("g", { class: "tac-towers" }),
+    routers: svg("g", { class: "tac-routers" }),
+    knobs: svg("g", { class: "tac-knobs" }),
+  };
+  svgRoot.append(layers.base, layers.goals, layers.towers, layers.routers, layers.knobs);
+  layers.base.append(svg("polygon", { points: hexOutline(), class: "tac-hex" }));
+  for (const slot of SLOT_IDS) {
+    layers.base.append(svg("polygon", { points: trianglePoints(slot, 0.92), class: "tac-slot", "data-slot": slot },
+      svg("title", { text: slot })));
+  }
+  // Tower discs (the turntables) and their clickable knobs.
+  const towerEls = {};
+  for (const tower of TOWER_IDS) {
+    const [cx, cy] = towerCentre(tower);
+    const disc = svg("circle", { cx, cy, r: 2 * SCALE - 1, class: "tac-disc" });
+    layers.towers.append(disc);
+    const knob = svg("g", {
+      class: "tac-knob", tabindex: "-1", role: "button", "data-testid": "tower", "data-tower": tower,
+      "aria-label": `Tower ${tower}`,
+      onclick: () => selectTower(tower),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selectTower(tower); } },
+    },
+    svg("circle", { cx, cy, r: 0.46 * SCALE, class: "tac-knob-disc" }),
+    svg("line", { x1: cx, y1: cy - 0.42 * SCALE, x2: cx, y2: cy - 0.2 * SCALE, class: "tac-knob-tick" }),
+    svg("text", { x: cx, y: cy + 0.25 * SCALE, class: "tac-knob-label" }, tower.slice(1)));
+    layers.knobs.append(knob);
+    towerEls[tower] = { disc, knob };
+  }
+
+  const status = h("p", { class: "tac-status", "data-testid": "tactrics-status", "aria-live": "polite" });
+  const counter = h("span", { class: "tac-counter", "data-testid": "actions-left" });
+  const actionsList = h("ol", { class: "tac-actions small", "data-testid": "turn-actions" });
+  const options = h("div", { class: "tac-options", "data-testid": "action-options" });
+  const undoBtn = h("button", { type: "button", class: "ghost", "data-testid": "undo", onclick: () => submitType("undo") }, "↶ Undo");
+  const confirmBtn = h("button", { type: "button", class: "primary", "data-testid": "confirm", onclick: () => submitType("confirm") }, "✔ End turn");
+  const legend = h("div", { class: "tac-legend small", "data-testid": "tactrics-legend" });
+  const clock = h("span", { class: "tac-clock small", "data-testid": "solitary-time", hidden: true });
+  const controls = h("div", { class: "tac-controls" }, counter, undoBtn, mode === "solitary" ? null : confirmBtn);
+  const panel = h("div", { class: "tac-panel" }, status, controls, clock, options, actionsList, legend);
+  const wrap = h("div", { class: "tac-wrap", "data-testid": "tactrics", "data-mode": mode }, svgRoot, panel);
+  root.append(wrap);
+
+  // ---------------------------------------------------------------- helpers
+  const legal = () => (state?.legal_moves || []);
+  const seatName = (seat) => state?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
+  const playerOf = (seat) => board?.players?.find((p) => p.seat === seat) || null;
+  function colourOfSeat(seat) {
+    const p = playerOf(seat);
+    return p?.colour || null;
+  }
+  function seatLabel(seat) {
+    if (mode === "cat-mouse") return seat === 0 ? "Mouse" : "Cats";
+    if (mode === "solitary") return "Solitary";
+    return capitalize(colourOfSeat(seat) || `seat ${seat + 1}`);
+  }
+  function seatColour(seat) {
+    if (mode === "solitary") return "var(--accent)";
+    const colour = colourOfSeat(seat);
+    return colour ? colourCss(colour) : "var(--accent)";
+  }
+
+  async function submit(move) {
+    if (busy) return;
+    busy = true;
+    wrap.dataset.busy = "true";
+    try {
+      await ctx.submit(move);
+    } catch {
+      /* match.js shows the server's reason */
+    } finally {
+      busy = false;
+      wrap.dataset.busy = "false";
+      render(); // the buttons were disabled while the move was on its way
+    }
+  }
+
+  function submitType(type) {
+    const move = legal().find((m) => m.type === type);
+    if (move) { selected = null; submit(move); }
+  }
+
+  function movesForTower(tower) {
+    return legal().filter((m) => (m.type === "rotate" || m.type === "claim" || m.type === "take_back") && m.tower === tower);
+  }
+  function movesForSlot(slot) {
+    return legal().filter((m) => (m.type === "place" && m.slot === slot) || (m.type === "move_controller" && m.from === slot));
+  }
+  function targetSlots() {
+    if (selected?.kind !== "slot") return new Set();
+    return new Set(legal().filter((m) => m.type === "move_controller" && m.from === selected.id).map((m) => m.to));
+  }
+
+  function selectTower(tower) {
+    if (!movesForTower(tower).length) return;
+    selected = selected?.kind === "tower" && selected.id === tower ? null : { kind: "tower", id: tower };
+    render();
+  }
+
+  function clickSlot(slot) {
+    const targets = targetSlots();
+    if (targets.has(slot)) {
+      const move = legal().find((m) => m.type === "move_controller" && m.from === selected.id && m.to === slot);
+      selected = null;
+      if (move) submit(move);
+      return;
+    }
+    const moves = movesForSlot(slot);
+    if (!moves.length) return;
+    if (moves.length === 1 && moves[0].type === "place") { submit(moves[0]); return; }
+    selected = selected?.kind === "slot" && selected.id === slot ? null : { kind: "slot", id: slot };
+    render();
+  }
+
+  // Solitary: turning the last tower straight back is an undo (not counted).
+  function solitaryUndoFor(move) {
+    if (mode !== "solitary" || move.type !== "rotate") return null;
+    const inLegal = legal().some((m) => m.type === "rotate" && m.tower === move.tower && m.direction === move.direction);
+    return inLegal ? null : legal().find((m) => m.type === "undo") || null;
+  }
+
+  function rotateButtons(tower) {
+    const rotations = legal().filter((m) => m.type === "rotate" && m.tower === tower);
+    const buttons = [];
+    for (const direction of ["ccw", "cw"]) {
+      let move = rotations.find((m) => m.direction === direction);
+      if (!move && mode === "solitary") move = solitaryUndoFor({ type: "rotate", tower, direction });
+      const label = direction === "cw" ? "↻ Clockwise" : "↺ Anticlockwise";
+      buttons.push(h("button", {
+        type: "button", class: move?.reserve ? "ghost tac-reserve" : "", "data-testid": `rotate-${direction}`,
+        disabled: !move, title: move ? describeMove(move, board) : `You may not turn ${tower} ${DIRECTION_WORDS[direction]} now`,
+        onclick: () => { if (move) submit(move); },
+      }, label, move?.reserve ? " (reserve)" : ""));
+    }
+    return buttons;
+  }
+
+  // ---------------------------------------------------------------- drawing
+  function drawGoals() {
+    const items = [];
+    if (mode === "crossing" || mode === "crossing-advanced") {
+      for (const p of board.players || []) {
+        for (const slot of p.goal || []) {
+          items.push(svg("polygon", {
+            points: trianglePoints(slot, 0.8), class: `tac-goal${p.seat === you ? " mine" : ""}`,
+            style: { stroke: colourCss(p.colour) }, "data-goal": p.colour,
+          }));
+        }
+      }
+    } else if (mode === "cat-mouse") {
+      for (const slot of board.cupboard || []) {
+        items.push(svg("polygon", { points: trianglePoints(slot, 0.8), class: "tac-goal tac-cupboard" }));
+      }
+    } else if (mode === "solitary") {
+      for (const [colour, tower] of Object.entries(board.targets || {})) {
+        const [cx, cy] = towerCentre(tower);
+        items.push(svg("circle", { cx, cy, r: 1.55 * SCALE, class: "tac-target", style: { stroke: colourCss(colour) }, "data-target": colour }));
+      }
+    }
+    fill(layers.goals, items);
+  }
+
+  function drawRouters() {
+    const routers = byId(SLOT_IDS, board.routers);
+    const controllers = byId(SLOT_IDS, board.controllers);
+    const targets = targetSlots();
+    const clickable = new Set(legal().flatMap((m) => (m.type === "place" ? [m.slot] : m.type === "move_controller" ? [m.from] : [])));
+    const items = [];
+    for (const slot of SLOT_IDS) {
+      const colour = routers[slot];
+      const isTarget = targets.has(slot);
+      const isClickable = clickable.has(slot) || isTarget;
+      if (!colour && !isTarget) continue;
+      const [cx, cy] = slotCentre(slot);
+      const g = svg("g", {
+        class: `tac-router${isClickable ? " clickable" : ""}${isTarget ? " target" : ""}${selected?.kind === "slot" && selected.id === slot ? " selected" : ""}`,
+        "data-testid": colour ? "router" : "slot-target", "data-slot": slot, "data-colour": colour || "",
+        onclick: isClickable ? () => clickSlot(slot) : null,
+      });
+      if (colour) {
+        g.append(svg("polygon", { points: trianglePoints(slot, 0.78), fill: colourCss(colour), class: `tac-piece${colour === "black" ? " dark" : ""}` }));
+        if (mode === "cat-mouse") g.append(svg("text", { x: cx, y: cy + 0.25 * SCALE, class: "tac-glyph" }, colour === "red" ? "🐭" : "🐱"));
+      } else {
+        g.append(svg("polygon", { points: trianglePoints(slot, 0.6), class: "tac-drop" }));
+      }
+      const owner = controllers[slot];
+      if (owner !== undefined) {
+        g.append(svg("circle", { cx, cy, r: 0.28 * SCALE, class: "tac-controller", fill: seatColour(owner), "data-testid": "controller" }));
+      }
+      g.append(svg("title", { text: `${slot}${colour ? `: ${colour} router` : ""}${owner !== undefined ? `, ${seatLabel(owner)}'s controller` : ""}` }));
+      items.push(g);
+    }
+    fill(layers.routers, items);
+  }
+
+  function drawTowers() {
+    const claims = byId(TOWER_IDS, board.claims);
+    const mine = new Set(legal().filter((m) => m.type === "rotate" || m.type === "claim" || m.type === "take_back").map((m) => m.tower));
+    for (const tower of TOWER_IDS) {
+      const { disc, knob } = towerEls[tower];
+      const isLegal = mine.has(tower);
+      const isSelected = selected?.kind === "tower" && selected.id === tower;
+      disc.setAttribute("class", `tac-disc${isLegal ? " legal" : ""}${isSelected ? " selected" : ""}`);
+      knob.dataset.legal = String(isLegal);
+      knob.dataset.selected = String(isSelected);
+      knob.setAttribute("tabindex", isLegal ? "0" : "-1");
+      knob.setAttribute("aria-pressed", String(isSelected));
+      const claimant = claims[tower];
+      const face = knob.querySelector(".tac-knob-disc");
+      face.style.fill = claimant !== undefined ? seatColour(claimant) : "";
+      knob.dataset.claimedBy = claimant !== undefined ? String(claimant) : "";
+      knob.classList.toggle("legal", isLegal);
+    }
+  }
+
+  /** How many actions this turn still has, in the game's own words. */
+  function turnWords(turn) {
+    if (mode === "cat-mouse") {
+      if (turn.seat === 0) {
+        return turn.left > 0
+          ? `${turn.used} rotation${turn.used === 1 ? "" : "s"} made (the mouse may go on)`
+          : `${turn.used} rotation${turn.used === 1 ? "" : "s"} made: a cat moved, end your turn`;
+      }
+      return turn.left > 0 ? "1 rotation to make" : "rotation made";
+    }
+    return `${turn.left} of ${turn.allowed} action${turn.allowed === 1 ? "" : "s"} left`;
+  }
+
+  function drawPanel() {
+    const turn = board.turn;
+    const myTurn = you !== null && (state.active_seats || []).includes(you) && legal().length > 0;
+    const over = board.phase === "over" || state.status === "finished";
+    undoBtn.disabled = !legal().some((m) => m.type === "undo") || busy;
+    confirmBtn.disabled = !legal().some((m) => m.type === "confirm") || busy;
+    undoBtn.hidden = !myTurn && mode !== "solitary";
+    confirmBtn.hidden = !myTurn;
+    if (mode === "solitary") {
+      counter.textContent = `${board.rotations} rotation${board.rotations === 1 ? "" : "s"} · ${board.placed}/${board.total} home`;
+      counter.dataset.rotations = String(board.rotations);
+      status.textContent = over
+        ? `Solved in ${board.rotations} rotations.`
+        : "Turn any tower. Bring every router around the tower ringed in its colour.";
+    } else if (board.phase === "setup") {
+      counter.textContent = "";
+      status.textContent = myTurn
+        ? "Set-up: click two of your routers to put your controllers on them."
+        : "Waiting for the others to place their controllers.";
+    } else if (turn) {
+      counter.textContent = myTurn ? turnWords(turn) : "";
+      counter.dataset.left = String(turn.left);
+      const who = turn.seat === you ? "Your turn" : `${seatLabel(turn.seat)} (${seatName(turn.seat)}) ${mode === "cat-mouse" && turn.seat === 1 ? "are" : "is"} playing`;
+      status.textContent = myTurn
+        ? (turn.left > 0 ? `${who}: click a highlighted tower, then turn it.` : `${who}: no actions left, end your turn (or undo).`)
+        : who;
+    } else {
+      counter.textContent = "";
+      status.textContent = state.outcome?.reason || "";
+    }
+    fill(actionsList, (turn?.actions || []).map((a, i) => h("li", {}, `${i + 1}. ${a}`)));
+    actionsList.hidden = !(turn?.actions || []).length;
+
+    // Options for the selection.
+    const items = [];
+    if (selected?.kind === "tower") {
+      const moves = movesForTower(selected.id);
+      items.push(h("div", { class: "tac-option-head" }, `Tower ${selected.id}`));
+      if (moves.some((m) => m.type === "rotate") || mode === "solitary") items.push(h("div", { class: "tac-rotate" }, rotateButtons(selected.id)));
+      for (const move of moves.filter((m) => m.type !== "rotate")) {
+        items.push(h("button", { type: "button", class: "ghost small", "data-testid": "action-option", onclick: () => { selected = null; submit(move); } }, describeMove(move, board)));
+      }
+    } else if (selected?.kind === "slot") {
+      items.push(h("div", { class: "tac-option-head" }, `Controller on ${selected.id}: click a highlighted router to move it there.`));
+    }
+    fill(options, items);
+    options.hidden = !items.length;
+    drawLegend();
+  }
+
+  function drawLegend() {
+    const parts = [];
+    if (mode === "cat-mouse") {
+      parts.push(h("span", {}, `🐭 the mouse runs for the cupboard (grey, top row); 🐱 ${board.cats} cats corner it.`));
+    } else if (mode === "solitary") {
+      for (const [colour, tower] of Object.entries(board.targets || {})) {
+        parts.push(h("span", { class: "tac-chip" }, h("i", { style: { background: colourCss(colour) } }), `${capitalize(colour)} → ${tower}`));
+      }
+    } else {
+      for (const p of board.players || []) {
+        const goal = p.goal_tower || (p.goal?.[0]?.[0] === "F" ? "top row" : "bottom row");
+        const extra = [`${p.in_goal}/${p.routers} home`];
+        if (p.team !== null && p.team !== undefined) extra.push(`team ${p.team + 1}`);
+        if (board.options?.minority_rotation) extra.push(`${p.reserve} reserve`);
+        parts.push(h("span", { class: "tac-chip", "data-testid": "player-chip", "data-seat": p.seat },
+          h("i", { style: { background: colourCss(p.colour) } }),
+          `${capitalize(p.colour)} (${seatName(p.seat)}) → ${goal}: ${extra.join(", ")}`));
+      }
+    }
+    fill(legend, parts);
+  }
+
+  function render() {
+    if (!board) return;
+    if (!legal().length) selected = null; // not your turn, or the game is over
+    if (selected?.kind === "tower" && !movesForTower(selected.id).length && mode !== "solitary") selected = null;
+    if (selected?.kind === "slot" && !movesForSlot(selected.id).length) selected = null;
+    drawGoals();
+    drawTowers();
+    drawRouters();
+    drawPanel();
+  }
+
+  // ---------------------------------------------------------------- Solitary clock (V9)
+  // Time is a secondary stat beside the rotation count. The rules never see a clock, so it
+  // comes from the match summary: started_at, and finished_at once the puzzle is solved.
+  const times = { started: null, finished: null, asked: "" };
+  let ticker = null;
+  const matchId = mode === "solitary" ? (location.pathname.match(/\/(?:match|replay)\/([^/]+)/) || [])[1] : null;
+
+  function showClock() {
+    if (!times.started) { clock.hidden = true; return; }
+    const end = times.finished ? times.finished : Date.now();
+    const seconds = Math.max(0, Math.round((end - times.started) / 1000));
+    const m = Math.floor(seconds / 60);
+    clock.textContent = `Time ${m}:${String(seconds % 60).padStart(2, "0")}${times.finished ? " (solved)" : ""}`;
+    clock.hidden = false;
+  }
+
+  async function askTimes(phase) {
+    if (!matchId || times.asked === phase) return;
+    times.asked = phase;
+    try {
+      const response = await fetch(`/api/matches/${encodeURIComponent(matchId)}`);
+      if (!response.ok) return;
+      const summary = await response.json();
+      times.started = summary.started_at ? Date.parse(summary.started_at) : null;
+      times.finished = summary.finished_at ? Date.parse(summary.finished_at) : null;
+    } catch { return; }
+    showClock();
+    clearInterval(ticker);
+    ticker = times.finished || !times.started ? null : setInterval(showClock, 1000);
+  }
+
+  // ---------------------------------------------------------------- animation (V2)
+  function animateRotation(tower, direction) {
+    const ring = GEOMETRY.tower_slots[tower];
+    if (!ring) return;
+    const [cx, cy] = towerCentre(tower);
+    const from = direction === "cw" ? -60 : 60;
+    const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    const targets = [...layers.routers.children].filter((el) => ring.includes(el.dataset.slot));
+    targets.push(towerEls[tower].knob.querySelector(".tac-knob-tick"));
+    const disc = towerEls[tower].disc;
+    disc.classList.add("turning");
+    setTimeout(() => disc.classList.remove("turning"), 500);
+    if (reduce) return;
+    for (const el of targets) {
+      if (!el?.animate) continue;
+      el.style.transformOrigin = `${cx}px ${cy}px`;
+      el.style.transformBox = "view-box";
+      el.animate([{ transform: `rotate(${from}deg)` }, { transform: "rotate(0deg)" }], { duration: 420, easing: "ease-out" });
+    }
+  }
+
+  // ---------------------------------------------------------------- contract
+  function update(newState, events = []) {
+    state = newState;
+    board = newState.board || {};
+    root.dataset.version = String(newState.version ?? "");
+    root.dataset.you = you === null ? "" : String(you);
+    root.dataset.phase = board.phase || "";
+    wrap.dataset.phase = board.phase || "";
+    render();
+    if (mode === "solitary") askTimes(board.phase === "over" ? "over" : "play");
+    for (const event of events) {
+      if ((event.type === "rotate" || event.type === "undo") && event.tower && event.direction) {
+        animateRotation(event.tower, event.direction);
+      }
+    }
+  }
+
+  function describeTurn(s) {
+    const b = s.board || {};
+    if (s.status === "finished" || b.phase === "over") return null;
+    const active = s.active_seats || [];
+    const mine = you !== null && active.includes(you) && (s.legal_moves || []).length > 0;
+    if (mode === "solitary") {
+      return { mine, title: mine ? "Your puzzle" : "Solitary", detail: `${b.rotations} rotations so far`, color: "var(--accent)" };
+    }
+    if (b.phase === "setup") {
+      return mine
+        ? { mine, title: "Place your controllers", detail: "Click two of your starting routers.", color: seatColour(you) }
+        : { mine: false, title: "Waiting for the others to place their controllers", color: "var(--accent)" };
+    }
+    const seat = b.turn?.seat;
+    if (seat === undefined || seat === null) return null;
+    if (mine) {
+      const detail = mode === "cat-mouse"
+        ? (you === 0 ? "Turn towers around the mouse; turning a cat ends your rotations." : "Turn one tower with a cat on it.")
+        : "Turn a highlighted tower; undo until you confirm.";
+      return { mine, title: `Your turn: ${turnWords(b.turn)}`, detail, color: seatColour(you) };
+    }
+    const used = mode === "cat-mouse" ? `${b.turn.used} rotation${b.turn.used === 1 ? "" : "s"} so far` : `${b.turn.used} of ${b.turn.allowed} actions used`;
+    return { mine: false, title: `${seatLabel(seat)} (${seatName(seat)}) ${mode === "cat-mouse" && seat === 1 ? "are" : "is"} playing`, detail: used, color: seatColour(seat) };
+  }
+
+  function seatInfo(seat) {
+    if (!board) return null;
+    return { label: seatLabel(seat), color: seatColour(seat) };
+  }
+
+  function onKey(event) {
+    if (event.key === "Escape" && selected) { selected = null; render(); }
+  }
+  root.addEventListener("keydown", onKey);
+
+  return {
+    update,
+    describeTurn,
+    seatInfo,
+    destroy() {
+      root.removeEventListener("keydown", onKey);
+      clearInterval(ticker);
+      wrap.remove();
+    },
+  };
+}
+
+export { COLOURS };

@@ -1,0 +1,334 @@
+"""Tactrics in the browser, end to end against the real server: two friends play Crossing
+in two browser contexts (lobby, turning towers, undo, confirm, the other side seeing it), and
+one player plays Solitary (rotation count, undo). Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from app.games.tactrics.board import EDGES, TOWER_SLOTS, distances_to
+from tests.e2e.c64_browser import api_player, choose_game, log_texts, version
+
+pytestmark = pytest.mark.browser
+
+LEGAL_TOWER = '[data-testid="tower"][data-legal="true"]'
+
+
+def routers(page: Any) -> dict[str, str]:
+    """slot -> colour of every router drawn on the page's board."""
+    cells = page.locator('[data-testid="router"]')
+    return {
+        cells.nth(i).get_attribute("data-slot"): cells.nth(i).get_attribute("data-colour")
+        for i in range(cells.count())
+    }
+
+
+def turn_a_tower(page: Any, direction: str = "cw", skip: str = "") -> str:
+    """Clicks the first highlighted tower (other than `skip`) and turns it; returns its id."""
+    knob = page.locator(f'{LEGAL_TOWER}:not([data-tower="{skip}"])').first
+    tower = knob.get_attribute("data-tower") or ""
+    knob.click()
+    expect(page.locator(f'[data-testid="tower"][data-tower="{tower}"]')).to_have_attribute(
+        "data-selected", "true"
+    )
+    before = version(page)
+    page.get_by_test_id(f"rotate-{direction}").click()
+    expect(page.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+    return tower
+
+
+def test_two_friends_play_crossing(new_page: Any, live_server: str, artifacts: Path) -> None:
+    ada = new_page()
+    bea = new_page()
+
+    ada.goto("/")
+    ada.get_by_test_id("name-input").fill("Ada")
+    ada.get_by_test_id("name-submit").click()
+    choose_game(ada, "tactrics-crossing")
+    ada.get_by_test_id("seats-2").check()
+    ada.get_by_test_id("create-match").click()
+    ada.wait_for_url(re.compile(r"/match/[^/]+$"))
+    expect(ada.get_by_test_id("invite-link")).to_have_value(ada.url)
+    invite = ada.get_by_test_id("invite-link").input_value()
+
+    bea.goto(invite)
+    bea.get_by_test_id("take-seat-1").click()
+    bea.get_by_test_id("name-input").fill("Bea")
+    bea.get_by_test_id("name-submit").click()
+    expect(ada.get_by_test_id("seat-list")).to_contain_text("Bea")
+    ada.get_by_test_id("start-match").click()
+
+    for page in (ada, bea):
+        expect(page.get_by_test_id("board")).to_be_visible()
+        expect(page.locator('[data-testid="router"]')).to_have_count(12)  # 6 each (V10)
+    start = routers(ada)
+    assert set(start.values()) == {"red", "blue"}
+
+    # Turn 1 (V4): Ada, seat 0, has one action; Bea waits and sees no highlighted tower.
+    expect(ada.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")
+    expect(bea.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "false")
+    expect(ada.get_by_test_id("actions-left")).to_have_text("1 of 1 action left")
+    expect(bea.locator(LEGAL_TOWER)).to_have_count(0)
+    assert ada.locator(LEGAL_TOWER).count() > 0
+
+    turn_a_tower(ada, "cw", skip="T11")  # T11 holds six red routers: turning it shows nothing
+    expect(ada.get_by_test_id("actions-left")).to_have_text("0 of 1 action left")
+    expect(ada.locator(LEGAL_TOWER)).to_have_count(0)  # no action left: only undo or confirm
+    moved = routers(ada)
+    assert moved != start
+    expect(bea.get_by_test_id("game-root")).to_have_attribute("data-version", "1")
+    assert routers(bea) == moved  # Bea sees the turned tower
+
+    # Undo restores the position exactly; then Ada turns the other way and confirms.
+    ada.get_by_test_id("undo").click()
+    expect(ada.get_by_test_id("game-root")).to_have_attribute("data-version", "2")
+    assert routers(ada) == start
+    turn_a_tower(ada, "ccw", skip="T11")
+    ada.get_by_test_id("confirm").click()
+    expect(ada.get_by_test_id("game-root")).to_have_attribute("data-version", "4")
+    lines = log_texts(ada, 4)
+    assert any("ends the turn" in line for line in lines), lines
+    expect(bea.get_by_test_id("game-root")).to_have_attribute("data-version", "4")
+    assert log_texts(bea, 4) == lines
+
+    # Turn 2: Bea has two actions.
+    expect(bea.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")
+    expect(bea.get_by_test_id("actions-left")).to_have_text("2 of 2 actions left")
+    turn_a_tower(bea, "cw", skip="T53")
+    turn_a_tower(bea, "cw", skip="T53")
+    expect(bea.get_by_test_id("actions-left")).to_have_text("0 of 2 actions left")
+    bea.get_by_test_id("confirm").click()
+    expect(ada.get_by_test_id("game-root")).to_have_attribute("data-version", "7")
+    assert routers(ada) == routers(bea)
+    expect(ada.get_by_test_id("actions-left")).to_have_text("3 of 3 actions left")
+    ada.screenshot(path=str(artifacts / "tactrics-crossing-ada.png"), full_page=True)
+    bea.screenshot(path=str(artifacts / "tactrics-crossing-bea.png"), full_page=True)
+
+    # A friend watches on a phone: the same board, nothing to click, no sideways scrolling.
+    watcher = new_page(width=390, height=844)
+    watcher.goto(invite)
+    expect(watcher.get_by_test_id("board")).to_be_visible()
+    expect(watcher.get_by_test_id("game-root")).to_have_attribute("data-version", "7")
+    assert routers(watcher) == routers(ada)
+    expect(watcher.locator(LEGAL_TOWER)).to_have_count(0)
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= 390
+    watcher.screenshot(path=str(artifacts / "tactrics-crossing-phone.png"), full_page=True)
+
+
+def test_solitary_counts_rotations(new_page: Any, live_server: str, artifacts: Path) -> None:
+    with httpx.Client(base_url=live_server) as client:
+        solo = api_player(client, "Solo")
+        auth = {"Authorization": f"Bearer {solo['token']}"}
+        created = client.post(
+            "/api/matches",
+            json={"game": "tactrics-solitary", "options": {"colours": 2}, "seats": 1},
+            headers=auth,
+        )
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth)
+        assert started.status_code == 200, started.text
+
+    page = new_page(width=390, height=844, player=solo)  # phone width
+    page.goto(f"/match/{match_id}")
+    board = page.get_by_test_id("board")
+    expect(board).to_be_visible()
+    expect(page.locator('[data-testid="router"]')).to_have_count(12)
+    expect(page.locator(LEGAL_TOWER)).to_have_count(19)  # any tower turns (V9)
+    counter = page.get_by_test_id("actions-left")
+    expect(counter).to_have_attribute("data-rotations", "0")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scroll"
+    expect(page.get_by_test_id("solitary-time")).to_have_text(re.compile(r"^Time \d+:\d\d$"))
+
+    start = routers(page)
+    page.locator('[data-testid="tower"][data-tower="T33"]').click()
+    page.get_by_test_id("rotate-cw").click()
+    expect(counter).to_have_attribute("data-rotations", "1")
+    page.locator('[data-testid="tower"][data-tower="T22"]').click()
+    page.get_by_test_id("rotate-ccw").click()
+    expect(counter).to_have_attribute("data-rotations", "2")
+    expect(page.locator('[data-testid="log-entry"][data-seq="2"]').first).to_contain_text(
+        "You turn T22 anticlockwise"
+    )
+    # Undo takes the last rotation back and does not count it.
+    page.get_by_test_id("undo").click()
+    expect(counter).to_have_attribute("data-rotations", "1")
+    page.get_by_test_id("undo").click()
+    expect(counter).to_have_attribute("data-rotations", "0")
+    assert routers(page) == start
+    expect(page.get_by_test_id("undo")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "tactrics-solitary-phone.png"), full_page=True)
+
+
+def started(base: str, game: str, seats: int, options: dict[str, Any]) -> tuple[str, list[Any]]:
+    """A match started through the REST API: (id, players by seat)."""
+    with httpx.Client(base_url=base) as client:
+        players = [api_player(client, name) for name in ("Hosty", "Guesty")[:seats]]
+        auth = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+        created = client.post(
+            "/api/matches", json={"game": game, "options": options, "seats": seats},
+            headers=auth[0],
+        )
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        for seat in range(1, seats):
+            joined = client.post(f"/api/matches/{match_id}/join", json={}, headers=auth[seat])
+            assert joined.status_code == 200, joined.text
+        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth[0])
+        assert started.status_code == 200, started.text
+    return match_id, players
+
+
+def test_advanced_setup_places_controllers_by_clicking_routers(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    match_id, players = started(live_server, "tactrics-crossing-advanced", 2, {})
+    pages = [new_page(player=p) for p in players]
+    for page in pages:
+        page.goto(f"/match/{match_id}")
+        expect(page.get_by_test_id("tactrics")).to_have_attribute("data-phase", "setup")
+    for page in pages:  # V7: two controllers each on her own starting routers
+        for placed in (1, 2):
+            page.locator('[data-testid="router"].clickable').first.click()
+            expect(page.locator('[data-testid="controller"]')).not_to_have_count(placed - 1)
+    for page in pages:
+        expect(page.get_by_test_id("tactrics")).to_have_attribute("data-phase", "play")
+        expect(page.locator('[data-testid="controller"]')).to_have_count(4)
+    turn_a_tower(pages[0], "cw", skip="T11")
+    pages[1].screenshot(path=str(artifacts / "tactrics-advanced.png"), full_page=True)
+
+
+def test_cat_and_mouse_turn_ends_when_a_cat_is_turned(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    match_id, players = started(live_server, "tactrics-cat-mouse", 2, {"cats": 5})
+    mouse, cats = (new_page(player=p) for p in players)
+    for page in (mouse, cats):
+        page.goto(f"/match/{match_id}")
+        expect(page.locator('[data-testid="router"]')).to_have_count(6)
+    expect(mouse.locator(LEGAL_TOWER)).to_have_count(1)  # only T12 holds the mouse (V8)
+    expect(mouse.get_by_test_id("confirm")).to_be_disabled()  # at least one rotation
+    turn_a_tower(mouse, "ccw")
+    mouse.get_by_test_id("confirm").click()
+    expect(cats.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")
+    turn_a_tower(cats, "cw")
+    expect(cats.locator(LEGAL_TOWER)).to_have_count(0)  # exactly one rotation
+    cats.get_by_test_id("confirm").click()
+    expect(mouse.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")
+    mouse.screenshot(path=str(artifacts / "tactrics-cat-mouse.png"), full_page=True)
+
+
+def test_cat_and_mouse_to_the_end_and_its_replay(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """A whole Cat & Mouse match over HTTP (the mouse heads for the cupboard, the cats make
+    their first legal turn), then the game-over banner and the replay page."""
+    to_cupboard = distances_to(EDGES["N"])
+
+    def mouse_after(move: dict[str, Any], mouse: str) -> int:
+        ring = TOWER_SLOTS[move["tower"]]
+        step = 1 if move["direction"] == "cw" else -1
+        return to_cupboard[ring[(ring.index(mouse) + step) % 6]]
+
+    match_id, players = started(live_server, "tactrics-cat-mouse", 2, {})
+    auths = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+    with httpx.Client(base_url=live_server) as client:
+        for _ in range(400):
+            summary = client.get(f"/api/matches/{match_id}").json()
+            if summary["status"] == "finished":
+                break
+            seat = summary["view"]["active_seats"][0]
+            view = client.get(f"/api/matches/{match_id}", headers=auths[seat]).json()["view"]
+            rotations = [m for m in view["legal_moves"] if m["type"] == "rotate"]
+            if seat == 0 and rotations and view["board"]["turn"]["used"] < 3:
+                move = min(rotations, key=lambda m: mouse_after(m, view["board"]["mouse"]))
+            elif seat == 1 and rotations:
+                move = rotations[0]
+            else:
+                move = {"type": "confirm"}
+            sent = client.post(
+                f"/api/matches/{match_id}/moves", json={"move": move}, headers=auths[seat]
+            )
+            assert sent.status_code == 200, sent.text
+        summary = client.get(f"/api/matches/{match_id}").json()
+    assert summary["status"] == "finished", "the match ended"
+
+    page = new_page(player=players[0])
+    page.goto(f"/match/{match_id}")
+    expect(page.get_by_test_id("game-over")).to_be_visible()
+    page.screenshot(path=str(artifacts / "tactrics-cat-mouse-over.png"), full_page=True)
+    replay = new_page()
+    replay.goto(f"/replay/{match_id}")
+    expect(replay.get_by_test_id("board")).to_be_visible()
+    expect(replay.get_by_test_id("replay-status")).to_have_text("finished")
+    replay.get_by_test_id("next").click()
+    expect(replay.locator('[data-testid="router"]')).to_have_count(5)
+    replay.screenshot(path=str(artifacts / "tactrics-cat-mouse-replay.png"), full_page=True)
+
+
+def solitary_solution(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Moves that solve the position shown in `view`, found with the rules module itself
+    (guided search on its playout score, as the conformance playouts do)."""
+    import random
+
+    from app.engine.dice import Dice
+    from app.engine.registry import get_game
+    from app.games.tactrics.board import SLOTS
+
+    rules = get_game("tactrics-solitary")
+    assert rules is not None
+    board = view["board"]
+    state: dict[str, Any] = {
+        "game": "tactrics-solitary", "phase": "play", "seats": 1,
+        "scenario": board["scenario"], "targets": board["targets"],
+        "routers": {s: c for s, c in zip(SLOTS, board["routers"], strict=True) if c},
+        "rotations": 0, "history": [], "outcome": None,
+    }
+    chooser = random.Random(0)
+    moves = []
+    while rules.outcome(state) is None:
+        assert len(moves) < 3000, "no solution found"
+        legal = rules.legal_moves(state, 0)
+        if chooser.random() < 0.1:
+            move = chooser.choice(legal)
+        else:
+            def score(m: dict[str, Any]) -> float:
+                return rules.playout_score(rules.apply(state, 0, m, Dice("x", 1))[0], 0) or 0.0
+            move = max(legal, key=lambda m: (score(m), chooser.random()))
+        state, _ = rules.apply(state, 0, move, Dice("x", 1))
+        moves.append(move)
+    return moves
+
+
+def test_solitary_solved_shows_the_rotation_count(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    match_id, players = started(live_server, "tactrics-solitary", 1, {"colours": 1})
+    auth = {"Authorization": f"Bearer {players[0]['token']}"}
+    with httpx.Client(base_url=live_server, headers=auth) as client:
+        view = client.get(f"/api/matches/{match_id}").json()["view"]
+        solution = solitary_solution(view)
+        for move in solution[:-1]:
+            sent = client.post(f"/api/matches/{match_id}/moves", json={"move": move})
+            assert sent.status_code == 200, sent.text
+    rotations = sum(1 if m["type"] == "rotate" else -1 for m in solution)
+
+    page = new_page(player=players[0])
+    page.goto(f"/match/{match_id}")
+    last = solution[-1]
+    if last["type"] == "undo":
+        page.get_by_test_id("undo").click()
+    else:
+        page.locator(f'[data-testid="tower"][data-tower="{last["tower"]}"]').click()
+        page.get_by_test_id(f"rotate-{last['direction']}").click()
+    expect(page.get_by_test_id("game-over")).to_be_visible()
+    expect(page.get_by_test_id("game-over")).to_contain_text(f"after {rotations} rotation")
+    expect(page.get_by_test_id("tactrics-status")).to_have_text(f"Solved in {rotations} rotations.")
+    expect(page.get_by_test_id("solitary-time")).to_contain_text("(solved)")
+    page.screenshot(path=str(artifacts / "tactrics-solitary-solved.png"), full_page=True)
