@@ -130,6 +130,11 @@ class Game(ABC):
         """The move made for `seat` when its time is up (one of its legal moves), or None."""
         return None
 
+    def check_start(self, players: int, options: BaseModel) -> str | None:
+        """Why these options cannot be played by this many players (teams need 4 or 6), as a
+        sentence for the lobby, or None. Checked when the host starts the match."""
+        return None
+
     def options_need_agreement(self, options: BaseModel) -> bool:
         """True when every seated player must accept the host's options before the match
         starts (a custom Tank Skirmish zone); any change to them withdraws the acceptances."""

@@ -222,6 +222,9 @@ async def start_match(session: AsyncSession, *, match_id: str, player: Player) -
             f"{game.title} needs {game.min_players} to {game.max_players} players; "
             f"{len(taken)} seated.",
         )
+    unfit = game.check_start(len(taken), game.parse_options(match.options))
+    if unfit is not None:
+        raise ArcadeError("conflict", unfit)
     waiting = agreement(match)["waiting"]
     if waiting:
         seats = ", ".join(str(seat + 1) for seat in waiting)

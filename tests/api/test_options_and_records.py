@@ -114,3 +114,19 @@ async def test_records_keep_each_players_best_score(server: LiveServer, fixture_
     assert [(r["name"], r["score"]) for r in records["best"]] == [("Ada", 2), ("Bob", 5)]
     assert [r["score"] for r in records["mine"]] == [2]
     assert records["order"] == "low"
+
+
+async def test_the_start_is_refused_when_the_options_do_not_fit_the_players(
+    server: LiveServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        ada, bob = await guests(client, "Ada", "Bob")
+        created = await ada.post(
+            "/api/matches", {"game": "tactrics-crossing", "options": {"teams": True}, "seats": 2}
+        )
+        match_id = created.json()["id"]
+        assert (await bob.post(f"/api/matches/{match_id}/join", {})).status_code == 200
+        refused = await ada.post(f"/api/matches/{match_id}/start")
+        assert refused.status_code == 409
+        assert "4 or 6 players" in refused.json()["message"]
+        assert (await ada.get(f"/api/matches/{match_id}")).json()["status"] == "open"

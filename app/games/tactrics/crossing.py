@@ -108,6 +108,16 @@ class Crossing(TurnGame):
     goal = "Be the first to bring all your routers from your start into your goal area."
     Options = CrossingOptions
 
+    def check_start(self, players: int, options: BaseModel) -> str | None:
+        """The lobby refuses what set-up would otherwise quietly drop (V10: teams are for 4
+        or 6 players, the line start for 2)."""
+        assert isinstance(options, CrossingOptions)
+        if options.teams and str(players) not in CROSSING["teams"]:
+            return f"Teams are played by 4 or 6 players, not {players}; turn teams off or wait."
+        if options.line and players != 2:
+            return f"The line start is for 2 players, not {players}; turn it off to start."
+        return None
+
     # --- set-up --------------------------------------------------------------------------------
     def setup(self, players: int, options: BaseModel, rng: Dice) -> State:
         if not self.min_players <= players <= self.max_players:

@@ -75,6 +75,29 @@ def test_teams_only_for_four_or_six_players() -> None:
     assert five["options"]["teams"] is False
 
 
+@pytest.mark.parametrize(
+    ("players", "options", "refused"),
+    [
+        (5, {"teams": True}, "4 or 6 players"),
+        (2, {"teams": True}, "4 or 6 players"),
+        (3, {"line": True}, "2 players"),
+        (4, {"teams": True}, None),
+        (2, {"line": True}, None),
+    ],
+)
+def test_the_lobby_refuses_options_that_do_not_fit_the_player_count(
+    players, options, refused
+) -> None:
+    """V10: teams are for 4 or 6 players, the line start for 2; the lobby says so at the
+    start instead of silently dropping the option."""
+    crossing = game(CROSSING)
+    reason = crossing.check_start(players, crossing.parse_options(options))
+    if refused is None:
+        assert reason is None
+    else:
+        assert reason is not None and refused in reason
+
+
 @pytest.mark.parametrize("count", [3, 4, 5])
 def test_smaller_number_of_routers(count) -> None:
     """Rulebook: "alternative finishes, like with a smaller number of routers"; V10: lobby
