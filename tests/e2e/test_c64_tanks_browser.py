@@ -20,13 +20,17 @@ from app.engine.dice import Dice
 from app.games.c64.tanks import Tanks
 from tests.e2e.c64_browser import (
     MINE,
-    api_player,
+    c64_match,
+    log_entry,
     log_texts,
-    play_or_return,
-    take_two_cards,
+    play_until_each_seat_played,
+    row_attributes,
+    same_squares,
+    screenshots,
+    set_up_in_every_browser,
     version,
-    wait_for_mover,
 )
+from tests.e2e.lobby_flow import auth, friends_start_a_match
 
 pytestmark = pytest.mark.browser
 
@@ -36,38 +40,8 @@ TANKS = Tanks()
 # ------------------------------------------------------------------ helpers
 
 
-def scores(page: Any) -> list[tuple[str, str, str]]:
-    rows = page.get_by_test_id("tanks-score")
-    return [
-        (
-            rows.nth(i).get_attribute("data-seat") or "",
-            rows.nth(i).get_attribute("data-discs") or "",
-            rows.nth(i).get_attribute("data-hit") or "",
-        )
-        for i in range(rows.count())
-    ]
-
-
-def started_match(base: str) -> tuple[str, dict[str, str], dict[str, str]]:
-    """A C64 Tanks match for two, started through the REST API: (id, host, guest)."""
-    with httpx.Client(base_url=base) as client:
-        host = api_player(client, "Hosty")
-        guest = api_player(client, "Guesty")
-        auth = {"Authorization": f"Bearer {host['token']}"}
-        created = client.post(
-            "/api/matches", json={"game": "c64-tanks", "options": {}, "seats": 2}, headers=auth
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        joined = client.post(
-            f"/api/matches/{match_id}/join",
-            json={},
-            headers={"Authorization": f"Bearer {guest['token']}"},
-        )
-        assert joined.status_code == 200, joined.text
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth)
-        assert started.status_code == 200, started.text
-    return match_id, host, guest
+def scores(page: Any) -> list[tuple[str, ...]]:
+    return row_attributes(page, "tanks-score", ("data-seat", "data-discs", "data-hit"))
 
 
 def state_from_board(board: dict[str, Any]) -> dict[str, Any]:
@@ -123,31 +97,7 @@ def plan_a_bouncing_shot(
 def test_two_friends_set_up_and_play_tanks(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    ada = new_page()
-    bea = new_page()
-
-    ada.goto("/")
-    expect(ada.get_by_test_id("name-dialog")).to_be_visible()
-    ada.get_by_test_id("name-input").fill("Ada")
-    ada.get_by_test_id("name-submit").click()
-    # The game's card in the lobby. (force: the card lifts on hover, and Playwright then sees
-    # its label and its radio cover each other; a person's click selects it either way.)
-    ada.locator('label[for="game-c64-tanks"]').click(force=True)
-    expect(ada.get_by_test_id("game-card-c64-tanks")).to_be_checked()
-    ada.get_by_test_id("seats-2").check()
-    ada.get_by_test_id("create-match").click()
-    ada.wait_for_url(re.compile(r"/match/[^/]+$"))
-    expect(ada.get_by_test_id("invite-link")).to_have_value(ada.url)
-    invite = ada.get_by_test_id("invite-link").input_value()
-
-    bea.goto(invite)
-    bea.get_by_test_id("take-seat-1").click()
-    expect(bea.get_by_test_id("name-dialog")).to_be_visible()
-    bea.get_by_test_id("name-input").fill("Bea")
-    bea.get_by_test_id("name-submit").click()
-    expect(ada.get_by_test_id("seat-list")).to_contain_text("Bea")
-
-    ada.get_by_test_id("start-match").click()
+    (ada, bea), _invite = friends_start_a_match(new_page, "c64-tanks")
     for page in (ada, bea):
         expect(page.get_by_test_id("board")).to_be_visible()
         # Map T: 12 mirror walls on the board, 2 tanks, and the disc panel.
@@ -156,56 +106,28 @@ def test_two_friends_set_up_and_play_tanks(
         expect(page.get_by_test_id("tanks-score")).to_have_count(2)
         expect(page.get_by_test_id("tanks-disc")).to_have_count(2)
 
-    take_two_cards(ada)
-    take_two_cards(bea)
-    seat_of = {
-        id(ada): int(ada.get_by_test_id("game-root").get_attribute("data-you") or -1),
-        id(bea): int(bea.get_by_test_id("game-root").get_attribute("data-you") or -1),
-    }
-    assert sorted(seat_of.values()) == [0, 1]
+    seat_of = set_up_in_every_browser([ada, bea])
 
-    played: set[int] = set()
-    for _ in range(10):
-        mover = wait_for_mover([ada, bea])
-        other = bea if mover is ada else ada
-        seat = seat_of[id(mover)]
-        before = version(mover)
-        kind = play_or_return(mover)
-        expect(mover.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
-        seq = version(mover)
-        expect(mover.locator(f'[data-testid="log-entry"][data-seq="{seq}"]').first).to_be_visible()
-        mover_lines = log_texts(mover, seq)
-        assert mover_lines
-        expect(other.locator(f'[data-testid="log-entry"][data-seq="{seq}"]').first).to_be_visible()
-        assert log_texts(other, seq) == mover_lines
-        for s in (0, 1):
-            piece = f'[data-piece="tank-{s}"]'
-            square = mover.locator(piece).get_attribute("data-square") or ""
-            expect(other.locator(piece)).to_have_attribute("data-square", square)
+    def same_tanks(mover: Any, other: Any, seat: int) -> None:
+        same_squares(mover, other, [f'[data-piece="tank-{s}"]' for s in (0, 1)])
         assert scores(other) == scores(mover)
-        if kind == "play":
-            played.add(seat)
-        if (
-            played == {0, 1}
-            or ada.get_by_test_id("game-root").get_attribute("data-phase") == "over"
-        ):
-            break
-    assert played == {0, 1}, "each seat played a card that the other browser saw"
+
+    def over() -> bool:
+        return ada.get_by_test_id("game-root").get_attribute("data-phase") == "over"
+
+    play_until_each_seat_played([ada, bea], seat_of, 10, same_tanks, over=over)
 
     ada.wait_for_timeout(400)  # let a last shot finish on screen
-    ada.screenshot(path=str(artifacts / "c64-tanks-ada.png"), full_page=True)
-    bea.screenshot(path=str(artifacts / "c64-tanks-bea.png"), full_page=True)
+    screenshots([ada, bea], artifacts, "c64-tanks")
 
 
 def test_bullet_runs_along_its_path_and_mirrors_turn_in_turn(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    match_id, host, guest = started_match(live_server)
-    tokens = {0: host["token"], 1: guest["token"]}
+    match_id, host, guest = c64_match(live_server, "c64-tanks")
+    players = {0: host, 1: guest}
     with httpx.Client(base_url=live_server) as client:
-        board = client.get(
-            f"/api/matches/{match_id}", headers={"Authorization": f"Bearer {host['token']}"}
-        ).json()["view"]["board"]
+        board = client.get(f"/api/matches/{match_id}", headers=auth(host)).json()["view"]["board"]
         state = state_from_board(board)
         assert TANKS.view(state, None) == board, "the view holds the whole state"
         prefix, (shooter, shot), bullet, after = plan_a_bouncing_shot(state)
@@ -213,7 +135,7 @@ def test_bullet_runs_along_its_path_and_mirrors_turn_in_turn(
             sent = client.post(
                 f"/api/matches/{match_id}/moves",
                 json={"move": move, "id": f"prefix-{k}"},
-                headers={"Authorization": f"Bearer {tokens[seat]}"},
+                headers=auth(players[seat]),
             )
             assert sent.status_code == 200, sent.text
 
@@ -292,6 +214,6 @@ def test_bullet_runs_along_its_path_and_mirrors_turn_in_turn(
             wall = page.locator(f'.wall[data-square="{square}"]')
             expect(wall).to_have_attribute("data-tilt", tilt)
         seq = version(page)
-        expect(page.locator(f'[data-testid="log-entry"][data-seq="{seq}"]').first).to_be_visible()
+        expect(log_entry(page, seq)).to_be_visible()
         assert any("bounces off" in line for line in log_texts(page, seq))
     shooter_page.screenshot(path=str(artifacts / "c64-tanks-after-shot.png"), full_page=True)

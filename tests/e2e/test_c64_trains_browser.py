@@ -7,91 +7,28 @@ panel with supplies and VP.
 
 from __future__ import annotations
 
-import random
-import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import (
-    MINE,
-    api_player,
-    choose_game,
-    log_texts,
-    mode,
-    version,
-    wait_for_mover,
+    play_a_move_card,
+    play_until_each_seat_played,
+    screenshots,
+    set_up_in_every_browser,
+    the_final_score,
+    turn_titles_agree,
 )
+from tests.e2e.lobby_flow import friends_start_a_match
 
 pytestmark = pytest.mark.browser
 
 
-def take_two_cards(page: Any) -> None:
-    """Set-up: two cards of one row or column, faces from the chooser (its first offer)."""
-    expect(page.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
-    page.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"]').first.click()
-    page.locator(
-        f'{MINE} [data-testid="joy-card"][data-legal="true"][data-selected="false"]'
-    ).first.click()
-    expect(page.get_by_test_id("face-chooser")).to_be_visible()
-    page.get_by_test_id("confirm-move").click()
-    expect(page.get_by_test_id("my-joystick")).not_to_have_attribute("data-mode", "take")
-
-
-def play_or_return(page: Any, shot: Path | None = None) -> str:
-    """The page's player makes its legal move (a set-up return or a turn). Returns the mode.
-    In a turn it prefers a move card, so that trains drive and rails appear."""
-    kind = mode(page)
-    assert kind in ("return", "play"), kind
-    if page.locator(f'{MINE} [data-testid="active-card"][data-selected="true"]').count() == 0:
-        cards = page.locator(f'{MINE} [data-testid="active-card"][data-legal="true"]')
-        choice = cards.first
-        if kind == "play":
-            for i in range(cards.count()):
-                if "button" not in (cards.nth(i).get_attribute("data-face") or ""):
-                    choice = cards.nth(i)
-                    break
-        choice.click()
-    if kind == "play":  # the board previews what the selected card will do
-        expect(page.locator('[data-testid="board-highlight"][data-point]').first).to_be_attached()
-        if shot is not None:
-            page.get_by_test_id("board").screenshot(path=str(shot))
-    page.locator(f'{MINE} [data-testid="joy-space"][data-legal="true"]').first.click()
-    chooser = page.get_by_test_id("face-chooser")
-    if chooser.is_visible():  # the last active card: choose the next two cards' faces
-        page.get_by_test_id("confirm-move").click()
-    return kind
-
-
 def test_three_friends_lay_rails(new_page: Any, live_server: str, artifacts: Path) -> None:
-    ada, bea, cid = new_page(), new_page(), new_page()
-
-    ada.goto("/")
-    ada.get_by_test_id("name-input").fill("Ada")
-    ada.get_by_test_id("name-submit").click()
-    choose_game(ada, "c64-trains")
-    ada.get_by_test_id("seats-3").check()
-    ada.get_by_test_id("create-match").click()
-    ada.wait_for_url(re.compile(r"/match/[^/]+$"))
-    expect(ada.get_by_test_id("invite-link")).to_have_value(ada.url)
-    invite = ada.get_by_test_id("invite-link").input_value()
-
-    for page, name, seat in ((bea, "Bea", 1), (cid, "Cid", 2)):
-        page.goto(invite)
-        page.wait_for_timeout(1500)
-        page.screenshot(path=f"/tmp/dbg-{name}.png", full_page=True)  # DEBUG
-        page.get_by_test_id(f"take-seat-{seat}").click()
-        expect(page.get_by_test_id("name-dialog")).to_be_visible()
-        page.get_by_test_id("name-input").fill(name)
-        page.get_by_test_id("name-submit").click()
-        expect(page.get_by_test_id("leave-seat")).to_be_visible()
-        expect(ada.get_by_test_id("seat-list")).to_contain_text(name)
-
-    ada.get_by_test_id("start-match").click()
-    pages = [ada, bea, cid]
+    pages, _invite = friends_start_a_match(new_page, "c64-trains", seats=3)
+    ada = pages[0]
     for page in pages:
         expect(page.get_by_test_id("board")).to_be_visible()
         # Three trains on their left-corner grid points, a score panel with full supplies.
@@ -100,112 +37,36 @@ def test_three_friends_lay_rails(new_page: Any, live_server: str, artifacts: Pat
     corners = {ada.locator(f'[data-point="train-{s}"]').get_attribute("data-at") for s in range(3)}
     assert corners == {"0,0", "0,8", "8,8"}  # S, W, N left corners (ruling C2)
 
-    for page in pages:
-        take_two_cards(page)
-    seat_of = {
-        id(p): int(p.get_by_test_id("game-root").get_attribute("data-you") or -1) for p in pages
-    }
-    assert sorted(seat_of.values()) == [0, 1, 2]
+    seat_of = set_up_in_every_browser(pages, flip=False)  # faces: the chooser's first offer
 
-    played: set[int] = set()
-    for _ in range(16):
-        mover = wait_for_mover(pages)
-        seat = seat_of[id(mover)]
-        before = version(mover)
-        kind = play_or_return(mover, artifacts / "c64-trains-preview.png" if not played else None)
-        expect(mover.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
-        seq = version(mover)
-        expect(mover.locator(f'[data-testid="log-entry"][data-seq="{seq}"]').first).to_be_visible()
-        lines = log_texts(mover, seq)
-        assert lines, "the mover's log shows the move"
+    def same_train(mover: Any, other: Any, seat: int) -> None:
+        # Everybody else saw it: the train on the same grid point, the same rails of that
+        # colour and the same row in the score panel.
         train = f'[data-point="train-{seat}"]'
         at = mover.locator(train).get_attribute("data-at") or ""
         rails = mover.locator(f'[data-segment^="rail-{seat}-"]').count()
-        for other in pages:
-            if other is mover:
-                continue
-            # Everybody else saw it: the same log line, the train on the same grid point,
-            # the same rails of that colour and the same row in the score panel.
-            expect(
-                other.locator(f'[data-testid="log-entry"][data-seq="{seq}"]').first
-            ).to_be_visible()
-            assert log_texts(other, seq) == lines
-            expect(other.locator(train)).to_have_attribute("data-at", at)
-            expect(other.locator(f'[data-segment^="rail-{seat}-"]')).to_have_count(rails)
-            row = f'[data-testid="trains-score-row"][data-seat="{seat}"]'
-            expect(other.locator(row)).to_have_text(mover.locator(row).text_content() or "")
-        if kind == "play":
-            played.add(seat)
-        if played == {0, 1, 2}:
-            break
-    assert played == {0, 1, 2}, "each seat played a card that the other browsers saw"
+        expect(other.locator(train)).to_have_attribute("data-at", at)
+        expect(other.locator(f'[data-segment^="rail-{seat}-"]')).to_have_count(rails)
+        row = f'[data-testid="trains-score-row"][data-seat="{seat}"]'
+        expect(other.locator(row)).to_have_text(mover.locator(row).text_content() or "")
 
-    mover = wait_for_mover(pages)
-    expect(mover.get_by_test_id("turn-title")).to_have_text("Your turn")
-    for page in pages:
-        if page is not mover:
-            expect(page.get_by_test_id("turn-title")).to_contain_text("Waiting for")
-    for page, name in zip(pages, ("ada", "bea", "cid"), strict=True):
-        page.screenshot(path=str(artifacts / f"c64-trains-{name}.png"), full_page=True)
+    def play(page: Any, first: bool) -> str:  # a move card, so that trains drive, rails appear
+        return play_a_move_card(page, artifacts / "c64-trains-preview.png" if first else None)
+
+    play_until_each_seat_played(pages, seat_of, 16, same_train, play=play)
+    turn_titles_agree(pages)
+    screenshots(pages, artifacts, "c64-trains")
 
 
 # ------------------------------------------------------------------ a finished game
 
 
-def played_to_the_end(base: str, seats: int, seed: int) -> tuple[str, list[dict[str, str]]]:
-    """A C64 Trains match for `seats`, started and played to its end through the REST API with
-    seeded random legal moves (move cards twice as likely, so the board fills up)."""
-    chooser = random.Random(seed)
-    with httpx.Client(base_url=base) as client:
-        people = [api_player(client, name) for name in ("Ada", "Bea", "Cid", "Dee")[:seats]]
-        auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
-        created = client.post(
-            "/api/matches",
-            json={"game": "c64-trains", "options": {}, "seats": seats},
-            headers=auth[0],
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        for seat in range(1, seats):
-            joined = client.post(f"/api/matches/{match_id}/join", json={}, headers=auth[seat])
-            assert joined.status_code == 200, joined.text
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth[0])
-        assert started.status_code == 200, started.text
-        for number in range(5000):
-            view = client.get(f"/api/matches/{match_id}", headers=auth[0]).json()
-            if view["status"] == "finished":
-                return match_id, people
-            seat = view["view"]["active_seats"][0]
-            legal = client.get(f"/api/matches/{match_id}", headers=auth[seat]).json()["view"][
-                "legal_moves"
-            ]
-            faces = {a["id"]: a["face"] for a in view["view"]["board"]["joysticks"][seat]["active"]}
-            weights = [1 if "button" in faces.get(m.get("card"), "button") else 2 for m in legal]
-            move = chooser.choices(legal, weights)[0]
-            moved = client.post(
-                f"/api/matches/{match_id}/moves",
-                json={"move": move, "id": f"m{number}"},
-                headers=auth[seat],
-            )
-            assert moved.status_code == 200, moved.text
-    raise AssertionError("the random game did not finish")
-
-
 def test_the_final_score_is_shown_at_the_end(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    match_id, people = played_to_the_end(live_server, 3, seed=7)
-    with httpx.Client(base_url=live_server) as client:
-        outcome = client.get(f"/api/matches/{match_id}").json()["view"]["outcome"]
-    reason = outcome["reason"]
-    page = new_page(player=people[0])
-    page.goto(f"/match/{match_id}")
-    expect(page.get_by_test_id("board")).to_be_visible()
-    expect(page.get_by_test_id("winner")).to_be_visible()
-    expect(page.get_by_test_id("game-over")).to_contain_text(reason)
-    panel = page.get_by_test_id("trains-score")
-    expect(panel.locator("h3")).to_have_text("Final scoring")
-    expect(panel).to_have_attribute("data-phase", "over")
+    page, panel, _reason = the_final_score(
+        new_page, live_server, "c64-trains", 3, "trains-score", "Final scoring"
+    )
     expect(page.get_by_test_id("trains-score-row")).to_have_count(3)
     expect(panel.locator("tr.winner").first).to_be_visible()
     contacts = page.get_by_test_id("trains-connection")

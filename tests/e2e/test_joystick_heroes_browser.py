@@ -12,7 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.c64_browser import api_player, version
+from tests.e2e.c64_browser import version
+from tests.e2e.lobby_flow import api_match, auth, fits_width
 
 pytestmark = pytest.mark.browser
 
@@ -20,22 +21,7 @@ GAME = "joystick-heroes"
 
 
 def started_match(base: str) -> tuple[str, dict[str, str], dict[str, str]]:
-    with httpx.Client(base_url=base) as client:
-        host = api_player(client, "Ada")
-        guest = api_player(client, "Bea")
-        auth = {"Authorization": f"Bearer {host['token']}"}
-        created = client.post(
-            "/api/matches", json={"game": GAME, "options": {}, "seats": 2}, headers=auth
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        joined = client.post(
-            f"/api/matches/{match_id}/join", json={},
-            headers={"Authorization": f"Bearer {guest['token']}"},
-        )
-        assert joined.status_code == 200, joined.text
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth)
-        assert started.status_code == 200, started.text
+    match_id, (host, guest) = api_match(base, GAME, ("Ada", "Bea"))
     return match_id, host, guest
 
 
@@ -144,7 +130,7 @@ def test_phone_width_shows_the_arcade_without_scrolling_sideways(
     expect(page.get_by_test_id("arcade")).to_be_visible()
     page.get_by_test_id("genre-choice").first.click()
     expect(page.get_by_test_id("power-card")).to_have_count(3)
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert fits_width(page, width)
     page.screenshot(path=str(artifacts / "joystick-heroes-phone.png"), full_page=True)
 
 
@@ -165,13 +151,11 @@ def test_a_finished_game_shows_the_prizes_per_round_chart(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
     match_id, host, guest = started_match(live_server)
-    tokens = [host["token"], guest["token"]]
+    players = [host, guest]
     with httpx.Client(base_url=live_server) as client:
         for number in range(2000):
             views = [
-                client.get(f"/api/matches/{match_id}",
-                           headers={"Authorization": f"Bearer {t}"}).json()
-                for t in tokens
+                client.get(f"/api/matches/{match_id}", headers=auth(p)).json() for p in players
             ]
             if views[0]["status"] == "finished":
                 break
@@ -179,7 +163,7 @@ def test_a_finished_game_shows_the_prizes_per_round_chart(
             move = quick_move(views[seat]["view"]["legal_moves"])
             answer = client.post(
                 f"/api/matches/{match_id}/moves", json={"move": move, "id": f"m{number}"},
-                headers={"Authorization": f"Bearer {tokens[seat]}"},
+                headers=auth(players[seat]),
             )
             assert answer.status_code == 200, answer.text
     assert views[0]["status"] == "finished"

@@ -16,6 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.lobby_flow import api_match, auth
+
 pytestmark = pytest.mark.browser
 
 # A long match (thousands of moves) takes a few seconds to load and to verify.
@@ -271,20 +273,10 @@ def test_phone_width_replay_and_history(
 def test_a_match_still_being_played_shows_a_live_banner(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    with httpx.Client(base_url=live_server) as client:
-        people = [client.post("/api/players", json={"name": n}).json() for n in ("Cy", "Di")]
-        auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
-        match_id = client.post(
-            "/api/matches", json={"game": "c64-maze", "options": {}, "seats": 2}, headers=auth[0]
-        ).json()["id"]
-        client.post(f"/api/matches/{match_id}/join", json={}, headers=auth[1])
-        client.post(f"/api/matches/{match_id}/start", json={}, headers=auth[0])
-        legal = client.get(f"/api/matches/{match_id}", headers=auth[0]).json()["view"][
-            "legal_moves"
-        ]
-        moved = client.post(
-            f"/api/matches/{match_id}/moves", json={"move": legal[0]}, headers=auth[0]
-        )
+    match_id, (cy, _di) = api_match(live_server, "c64-maze", ("Cy", "Di"))
+    with httpx.Client(base_url=live_server, headers=auth(cy)) as client:
+        legal = client.get(f"/api/matches/{match_id}").json()["view"]["legal_moves"]
+        moved = client.post(f"/api/matches/{match_id}/moves", json={"move": legal[0]})
         assert moved.status_code == 200, moved.text
 
     page = new_page()

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from app.games.tactrics.board import EDGES, TOWER_SLOTS, distances_to
-from tests.e2e.c64_browser import api_player, choose_game, log_texts, version
+from tests.e2e.c64_browser import log_texts, version
+from tests.e2e.lobby_flow import api_match, auth, fits_width, friends_start_a_match
 
 pytestmark = pytest.mark.browser
 
@@ -44,26 +45,7 @@ def turn_a_tower(page: Any, direction: str = "cw", skip: str = "") -> str:
 
 
 def test_two_friends_play_crossing(new_page: Any, live_server: str, artifacts: Path) -> None:
-    ada = new_page()
-    bea = new_page()
-
-    ada.goto("/")
-    ada.get_by_test_id("name-input").fill("Ada")
-    ada.get_by_test_id("name-submit").click()
-    choose_game(ada, "tactrics-crossing")
-    ada.get_by_test_id("seats-2").check()
-    ada.get_by_test_id("create-match").click()
-    ada.wait_for_url(re.compile(r"/match/[^/]+$"))
-    expect(ada.get_by_test_id("invite-link")).to_have_value(ada.url)
-    invite = ada.get_by_test_id("invite-link").input_value()
-
-    bea.goto(invite)
-    bea.get_by_test_id("take-seat-1").click()
-    bea.get_by_test_id("name-input").fill("Bea")
-    bea.get_by_test_id("name-submit").click()
-    expect(ada.get_by_test_id("seat-list")).to_contain_text("Bea")
-    ada.get_by_test_id("start-match").click()
-
+    (ada, bea), invite = friends_start_a_match(new_page, "tactrics-crossing")
     for page in (ada, bea):
         expect(page.get_by_test_id("board")).to_be_visible()
         expect(page.locator('[data-testid="router"]')).to_have_count(12)  # 6 each (V10)
@@ -117,23 +99,12 @@ def test_two_friends_play_crossing(new_page: Any, live_server: str, artifacts: P
     expect(watcher.get_by_test_id("game-root")).to_have_attribute("data-version", "7")
     assert routers(watcher) == routers(ada)
     expect(watcher.locator(LEGAL_TOWER)).to_have_count(0)
-    assert watcher.evaluate("document.documentElement.scrollWidth") <= 390
+    assert fits_width(watcher, 390)
     watcher.screenshot(path=str(artifacts / "tactrics-crossing-phone.png"), full_page=True)
 
 
 def test_solitary_counts_rotations(new_page: Any, live_server: str, artifacts: Path) -> None:
-    with httpx.Client(base_url=live_server) as client:
-        solo = api_player(client, "Solo")
-        auth = {"Authorization": f"Bearer {solo['token']}"}
-        created = client.post(
-            "/api/matches",
-            json={"game": "tactrics-solitary", "options": {"colours": 2}, "seats": 1},
-            headers=auth,
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth)
-        assert started.status_code == 200, started.text
+    match_id, (solo,) = api_match(live_server, "tactrics-solitary", ["Solo"], {"colours": 2})
 
     page = new_page(width=390, height=844, player=solo)  # phone width
     page.goto(f"/match/{match_id}")
@@ -143,7 +114,7 @@ def test_solitary_counts_rotations(new_page: Any, live_server: str, artifacts: P
     expect(page.locator(LEGAL_TOWER)).to_have_count(19)  # any tower turns (V9)
     counter = page.get_by_test_id("actions-left")
     expect(counter).to_have_attribute("data-rotations", "0")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scroll"
+    assert fits_width(page, 390), "no sideways scroll"
     expect(page.get_by_test_id("solitary-time")).to_have_text(re.compile(r"^Time \d+:\d\d$"))
 
     start = routers(page)
@@ -166,29 +137,10 @@ def test_solitary_counts_rotations(new_page: Any, live_server: str, artifacts: P
     page.screenshot(path=str(artifacts / "tactrics-solitary-phone.png"), full_page=True)
 
 
-def started(base: str, game: str, seats: int, options: dict[str, Any]) -> tuple[str, list[Any]]:
-    """A match started through the REST API: (id, players by seat)."""
-    with httpx.Client(base_url=base) as client:
-        players = [api_player(client, name) for name in ("Hosty", "Guesty")[:seats]]
-        auth = [{"Authorization": f"Bearer {p['token']}"} for p in players]
-        created = client.post(
-            "/api/matches", json={"game": game, "options": options, "seats": seats},
-            headers=auth[0],
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        for seat in range(1, seats):
-            joined = client.post(f"/api/matches/{match_id}/join", json={}, headers=auth[seat])
-            assert joined.status_code == 200, joined.text
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth[0])
-        assert started.status_code == 200, started.text
-    return match_id, players
-
-
 def test_advanced_setup_places_controllers_by_clicking_routers(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    match_id, players = started(live_server, "tactrics-crossing-advanced", 2, {})
+    match_id, players = api_match(live_server, "tactrics-crossing-advanced")
     pages = [new_page(player=p) for p in players]
     for page in pages:
         page.goto(f"/match/{match_id}")
@@ -207,7 +159,7 @@ def test_advanced_setup_places_controllers_by_clicking_routers(
 def test_cat_and_mouse_turn_ends_when_a_cat_is_turned(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    match_id, players = started(live_server, "tactrics-cat-mouse", 2, {"cats": 5})
+    match_id, players = api_match(live_server, "tactrics-cat-mouse", options={"cats": 5})
     mouse, cats = (new_page(player=p) for p in players)
     for page in (mouse, cats):
         page.goto(f"/match/{match_id}")
@@ -236,8 +188,8 @@ def test_cat_and_mouse_to_the_end_and_its_replay(
         step = 1 if move["direction"] == "cw" else -1
         return to_cupboard[ring[(ring.index(mouse) + step) % 6]]
 
-    match_id, players = started(live_server, "tactrics-cat-mouse", 2, {})
-    auths = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+    match_id, players = api_match(live_server, "tactrics-cat-mouse")
+    auths = [auth(p) for p in players]
     with httpx.Client(base_url=live_server) as client:
         for _ in range(400):
             summary = client.get(f"/api/matches/{match_id}").json()
@@ -309,9 +261,8 @@ def solitary_solution(view: dict[str, Any]) -> list[dict[str, Any]]:
 def test_solitary_solved_shows_the_rotation_count(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
-    match_id, players = started(live_server, "tactrics-solitary", 1, {"colours": 1})
-    auth = {"Authorization": f"Bearer {players[0]['token']}"}
-    with httpx.Client(base_url=live_server, headers=auth) as client:
+    match_id, players = api_match(live_server, "tactrics-solitary", ["Hosty"], {"colours": 1})
+    with httpx.Client(base_url=live_server, headers=auth(players[0])) as client:
         view = client.get(f"/api/matches/{match_id}").json()["view"]
         solution = solitary_solution(view)
         for move in solution[:-1]:

@@ -19,31 +19,13 @@ from app.engine.dice import Dice
 from app.engine.registry import get_game
 from app.games.tube_tanks.game import new_state
 from app.games.tube_tanks.options import Options
-from tests.e2e.c64_browser import api_player, choose_game, log_texts
+from tests.e2e.c64_browser import log_texts
+from tests.e2e.lobby_flow import api_match, api_player, choose_game, fits_width
 
 pytestmark = pytest.mark.browser
 
 
-def open_match(base: str, options: dict[str, Any], *, start: bool) -> tuple[str, dict, dict]:
-    with httpx.Client(base_url=base) as client:
-        host = api_player(client, "Gina")
-        guest = api_player(client, "Otto")
-        auth = {"Authorization": f"Bearer {host['token']}"}
-        created = client.post(
-            "/api/matches", json={"game": "tube-tanks", "options": options, "seats": 2},
-            headers=auth,
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        joined = client.post(
-            f"/api/matches/{match_id}/join", json={},
-            headers={"Authorization": f"Bearer {guest['token']}"},
-        )
-        assert joined.status_code == 200, joined.text
-        if start:
-            started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth)
-            assert started.status_code == 200, started.text
-    return match_id, host, guest
+GINA_AND_OTTO = ("Gina", "Otto")
 
 
 def mover_of(pages: list[Any]) -> Any:
@@ -97,7 +79,7 @@ def take_turn(mover: Any, other: Any, artifacts: Path, name: str) -> None:
 
 
 def test_two_players_move_and_fire(new_page: Any, live_server: str, artifacts: Path) -> None:
-    match_id, host, guest = open_match(live_server, {"setup": "A"}, start=True)
+    match_id, (host, guest) = api_match(live_server, "tube-tanks", GINA_AND_OTTO, {"setup": "A"})
     gina = new_page(player=host)
     otto = new_page(player=guest)
     for page in (gina, otto):
@@ -121,12 +103,12 @@ def test_two_players_move_and_fire(new_page: Any, live_server: str, artifacts: P
 
 
 def test_phone_width_fits(new_page: Any, live_server: str, artifacts: Path) -> None:
-    match_id, host, _guest = open_match(live_server, {}, start=True)
+    match_id, (host, _guest) = api_match(live_server, "tube-tanks", GINA_AND_OTTO)
     page = new_page(width=390, height=800, player=host)
     page.goto(f"/match/{match_id}")
     board = page.get_by_test_id("tt-board")
     expect(board).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert fits_width(page, 390)
     assert board.bounding_box()["width"] >= 300
     page.screenshot(path=str(artifacts / "tube-tanks-phone.png"), full_page=True)
 

@@ -77,6 +77,40 @@ def holding(face: str) -> dict[str, Any]:
     return joystick([(card, face), other])
 
 
+def seat_sides(players: int, order: list[int] | None) -> tuple[list[int], dict[int, str]]:
+    """The turn order (default 0..n-1) and each seat's side by it (so the first is S, ruling
+    C2): (order, {seat: side})."""
+    order = list(range(players)) if order is None else order
+    sides = SIDES_BY_PLAYERS[players]
+    return order, {seat: sides[i] for i, seat in enumerate(order)}
+
+
+def first_turn(order: list[int], turn: int | None, phase: str) -> int | None:
+    """Whose turn it is: `turn`, by default the first in `order`; nobody's outside play."""
+    return (order[0] if turn is None else turn) if phase == "play" else None
+
+
+def joysticks_for(
+    players: int, joysticks: dict[int, dict[str, Any]] | None, phase: str
+) -> list[dict[str, Any]]:
+    """Every seat's joystick: a copy of the given one, else holding an Up and a Left card in
+    play (nothing taken in set-up)."""
+    joysticks = joysticks or {}
+    return [
+        copy.deepcopy(joysticks[s])
+        if s in joysticks
+        else holding("up")
+        if phase == "play"
+        else setup_joystick()
+        for s in range(players)
+    ]
+
+
+def fresh_game(game: C64Game, players: int, seed: str) -> State:
+    """A game of `game` just set up by the rules module (no options), dice seeded `seed`."""
+    return game.setup(players, game.parse_options(None), dice(seed))
+
+
 def maze_state(
     players: int = 2,
     *,
@@ -91,16 +125,13 @@ def maze_state(
     """A Maze state in the play phase. Defaults: order 0..n-1 (so seat 0 is S, Player 1),
     adventurers on their left corners, walls of map Z, latest = seat Up, each seat holding
     an Up card and a Left card (set-up: nothing taken), turn = order[0]."""
-    order = list(range(players)) if order is None else order
-    sides = SIDES_BY_PLAYERS[players]
-    side_of = {seat: sides[i] for i, seat in enumerate(order)}
+    order, side_of = seat_sides(players, order)
     squares = squares or {}
     latest = latest or {}
-    joysticks = joysticks or {}
     return {
         "game": "c64-maze",
         "phase": phase,
-        "turn": (order[0] if turn is None else turn) if phase == "play" else None,
+        "turn": first_turn(order, turn, phase),
         "order": order,
         "players": [
             {
@@ -111,21 +142,14 @@ def maze_state(
             }
             for s in range(players)
         ],
-        "joysticks": [
-            copy.deepcopy(joysticks[s])
-            if s in joysticks
-            else holding("up")
-            if phase == "play"
-            else setup_joystick()
-            for s in range(players)
-        ],
+        "joysticks": joysticks_for(players, joysticks, phase),
         "outcome": None,
         "walls": sorted(START_WALLS if walls is None else walls),
     }
 
 
 def fresh_maze(players: int = 2, seed: str = "seed") -> State:
-    return MAZE.setup(players, MAZE.parse_options(None), dice(seed))
+    return fresh_game(MAZE, players, seed)
 
 
 def probe_state(players: int = 2, seed: str = "probe") -> State:
@@ -149,13 +173,21 @@ def play(state: State, seat: int, face: str, game: C64Game = MAZE) -> tuple[Stat
     return game.apply(state, seat, play_move(game, state, seat, face), dice("play", 1))
 
 
-def act(state: State, seat: int, face: str, **changes: Any) -> tuple[State, list[Event]]:
-    """Give `seat` a card showing `face` (plus `changes` to its player entry) and play it."""
+def give_and_play(
+    game: C64Game, state: State, seat: int, face: str, changes: dict[str, Any] | None = None
+) -> tuple[State, list[Event]]:
+    """Give `seat` a card showing `face` (plus `changes` to its player entry), make it her
+    turn and play it."""
     state = copy.deepcopy(state)
     state["joysticks"][seat] = holding(face)
-    state["players"][seat].update(changes)
+    state["players"][seat].update(changes or {})
     state["turn"] = seat
-    return play(state, seat, face)
+    return play(state, seat, face, game)
+
+
+def act(state: State, seat: int, face: str, **changes: Any) -> tuple[State, list[Event]]:
+    """Give `seat` a Maze card showing `face` (plus `changes` to its player entry) and play it."""
+    return give_and_play(MAZE, state, seat, face, changes)
 
 
 def setup_done(game: C64Game, state: State, picks: int = 0) -> State:

@@ -3,13 +3,18 @@ position (snakes as grid points [gx, gy] from head to tail, ruling C2)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from c64_factories import dice, holding, play, setup_joystick
+from c64_factories import (
+    first_turn,
+    fresh_game,
+    give_and_play,
+    joysticks_for,
+    seat_sides,
+)
 
 from app.engine.contract import Event, State
-from app.games.c64.geometry import ABSOLUTE, LEFT_CORNER_POINT, SIDES_BY_PLAYERS
+from app.games.c64.geometry import ABSOLUTE, LEFT_CORNER_POINT
 from app.games.c64.snakes import STICKS, Snakes
 
 SNAKES = Snakes()
@@ -31,13 +36,10 @@ def snakes_state(
     Green N (8,8), seat 3 = Yellow E (8,0)), heads alone on their left-corner points, supply
     = the starting sticks minus the segments on the board, nothing captured, every seat
     holding an Up and a Left card, turn = order[0]."""
-    order = list(range(players)) if order is None else order
-    sides = SIDES_BY_PLAYERS[players]
-    side_of = {seat: sides[i] for i, seat in enumerate(order)}
+    order, side_of = seat_sides(players, order)
     snakes = snakes or {}
     supply = supply or {}
     captured = captured or {}
-    joysticks = joysticks or {}
     out_players = []
     for s in range(players):
         snake = [list(p) for p in snakes.get(s, [LEFT_CORNER_POINT[side_of[s]]])]
@@ -54,17 +56,10 @@ def snakes_state(
     return {
         "game": "c64-snakes",
         "phase": phase,
-        "turn": (order[0] if turn is None else turn) if phase == "play" else None,
+        "turn": first_turn(order, turn, phase),
         "order": order,
         "players": out_players,
-        "joysticks": [
-            copy.deepcopy(joysticks[s])
-            if s in joysticks
-            else holding("up")
-            if phase == "play"
-            else setup_joystick()
-            for s in range(players)
-        ],
+        "joysticks": joysticks_for(players, joysticks, phase),
         "outcome": None,
     }
 
@@ -82,12 +77,9 @@ def path(start: tuple[int, int], steps: str) -> list[list[int]]:
 
 
 def fresh_snakes(players: int = 2, seed: str = "seed") -> State:
-    return SNAKES.setup(players, SNAKES.parse_options(None), dice(seed))
+    return fresh_game(SNAKES, players, seed)
 
 
 def act(state: State, seat: int, face: str) -> tuple[State, list[Event]]:
     """Give `seat` a card showing `face`, make it her turn and play it."""
-    state = copy.deepcopy(state)
-    state["joysticks"][seat] = holding(face)
-    state["turn"] = seat
-    return play(state, seat, face, SNAKES)
+    return give_and_play(SNAKES, state, seat, face)

@@ -6,13 +6,19 @@ not edit one shared helper file.)
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from c64_factories import dice, holding, play_move, setup_joystick
+from c64_factories import (
+    first_turn,
+    fresh_game,
+    give_and_play,
+    joysticks_for,
+    play,
+    seat_sides,
+)
 
 from app.engine.contract import Event, State
-from app.games.c64.geometry import ABSOLUTE, LEFT_CORNER, SIDES_BY_PLAYERS
+from app.games.c64.geometry import ABSOLUTE, LEFT_CORNER
 from app.games.c64.tanks import START_WALLS, Tanks
 
 TANKS = Tanks()
@@ -34,18 +40,15 @@ def tanks_state(
     """A Tanks state. Defaults: order 0..n-1 (so seat 0 is S = Red, Player 1), tanks on their
     left corners, the mirrors of map T, latest = seat Up, nobody hit, no discs, each seat
     holding an Up card and a Left card, turn = order[0]. `walls` is {square: "/" or "\\"}."""
-    order = list(range(players)) if order is None else order
-    sides = SIDES_BY_PLAYERS[players]
-    side_of = {seat: sides[i] for i, seat in enumerate(order)}
+    order, side_of = seat_sides(players, order)
     squares = squares or {}
     latest = latest or {}
     hit = hit or {}
     discs = discs or {}
-    joysticks = joysticks or {}
     return {
         "game": "c64-tanks",
         "phase": phase,
-        "turn": (order[0] if turn is None else turn) if phase == "play" else None,
+        "turn": first_turn(order, turn, phase),
         "order": order,
         "players": [
             {
@@ -58,35 +61,24 @@ def tanks_state(
             }
             for s in range(players)
         ],
-        "joysticks": [
-            copy.deepcopy(joysticks[s])
-            if s in joysticks
-            else holding("up")
-            if phase == "play"
-            else setup_joystick()
-            for s in range(players)
-        ],
+        "joysticks": joysticks_for(players, joysticks, phase),
         "outcome": None,
         "walls": dict(START_WALLS if walls is None else walls),
     }
 
 
 def fresh_tanks(players: int = 2, seed: str = "seed") -> State:
-    return TANKS.setup(players, TANKS.parse_options(None), dice(seed))
+    return fresh_game(TANKS, players, seed)
 
 
 def tanks_play(state: State, seat: int, face: str) -> tuple[State, list[Event]]:
     """`seat` plays its active card showing `face` (the seat needs one, see `holding`)."""
-    return TANKS.apply(state, seat, play_move(TANKS, state, seat, face), dice("play", 1))
+    return play(state, seat, face, TANKS)
 
 
 def tanks_act(state: State, seat: int, face: str, **changes: Any) -> tuple[State, list[Event]]:
     """Give `seat` a card showing `face` (plus `changes` to its player entry) and play it."""
-    state = copy.deepcopy(state)
-    state["joysticks"][seat] = holding(face)
-    state["players"][seat].update(changes)
-    state["turn"] = seat
-    return tanks_play(state, seat, face)
+    return give_and_play(TANKS, state, seat, face, changes)
 
 
 def of_type(events: list[Event], kind: str) -> list[Event]:

@@ -15,12 +15,12 @@ import json
 from collections import deque
 
 import pytest
-from c64_factories import dice, holding, joystick, play_move, setup_done
+from c64_factories import dice, fresh_game, holding, joystick, setup_done
+from c64_scenarios import act_with, public_view, random_playout, registered, replayed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine.contract import IllegalMove, Outcome
-from app.engine.registry import get_game
 from app.games.c64.boardmap import load_map
 from app.games.c64.cars import GOAL_STEPS, START_SQUARES, START_WALLS, ZONES, Cars
 from app.games.c64.geometry import ABSOLUTE, SIDES_BY_PLAYERS, SQUARES, STEP
@@ -97,13 +97,7 @@ def cars_state(
 
 def act(state: dict, seat: int, face: str) -> tuple[dict, list[dict]]:
     """`seat` plays a card showing `face` (given to it for the purpose)."""
-    state = copy.deepcopy(state)
-    state["joysticks"][seat] = holding(face)
-    state["turn"] = seat
-    before = copy.deepcopy(state)
-    new, events = CARS.apply(state, seat, play_move(CARS, state, seat, face), dice())
-    assert state == before
-    return new, events
+    return act_with(CARS, state, seat, face)
 
 
 def drive(state: dict, seat: int, direction: str) -> tuple[dict, list[dict]]:
@@ -126,22 +120,16 @@ def event(events: list[dict], kind: str) -> dict:
 
 
 def fresh(players: int, seed: str = "seed") -> dict:
-    return CARS.setup(players, CARS.parse_options(None), dice(seed))
+    return fresh_game(CARS, players, seed)
 
 
 # --- the game, the track and the set-up ------------------------------------------------------
 def test_cars_is_registered_with_its_metadata():
     """README table: c64-cars, "C64 Cars", 2-4 seats, no options; chance from the shuffle
     and the first-player draw, nothing hidden."""
-    game = get_game("c64-cars")
+    game = registered("c64-cars", "C64 Cars", (2, 4))
     assert isinstance(game, Cars)
-    assert (game.title, game.min_players, game.max_players) == ("C64 Cars", 2, 4)
-    assert game.rules_version == "1" and game.game_key == "cars"
-    assert game.has_chance is True and game.hidden_information is False
-    assert game.parse_options({}).model_dump() == {}
-    for players in (1, 5):
-        with pytest.raises(ValueError):
-            game.setup(players, game.parse_options(None), dice())
+    assert game.game_key == "cars"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -610,9 +598,7 @@ def test_view_follows_the_contract():
         order=[2, 0, 1],
         cars={0: {"square": None, "left": "h2", "exit": "E", "gear": 2}, 1: {"flipped": True}},
     )
-    view = CARS.view(state, 0)
-    assert view == CARS.view(state, None) == CARS.view(state, 1)
-    assert json.loads(json.dumps(view)) == view
+    view = public_view(CARS, state, 1)
     assert (view["game"], view["turn"], view["walls"]) == ("cars", 2, sorted(MAP_K_WALLS))
     assert view["goal_line"] == [["d1", "e1"], ["d2", "e2"]]
     assert [z["name"] for z in view["checkpoints"]] == ["East", "North", "West"]
@@ -668,21 +654,10 @@ def test_random_play_keeps_the_track_sound(seed, players):
 def test_seeded_random_playouts_finish_a_lap_and_replay_exactly(players):
     """The goal is reachable by random legal play, and the same seed and moves give the same
     states (ARCHITECTURE "Dice and determinism")."""
-    rng = dice(f"playout{players}")
-    state = fresh(players, f"playout{players}")
-    log = []
-    while state["phase"] != "over" and len(log) < 50_000:
-        seats = sorted(CARS.active_seats(state))
-        seat = seats[rng.below(len(seats))]
-        moves = CARS.legal_moves(state, seat)
-        move = moves[rng.below(len(moves))]
-        log.append((seat, move))
-        state, _ = CARS.apply(state, seat, move, dice(move_number=len(log)))
+    label = f"playout{players}"
+    state, log = random_playout(CARS, fresh(players, label), label, 50_000)
     outcome = CARS.outcome(state)
     assert outcome is not None and len(outcome.winners) == 1
     winner = state["players"][outcome.winners[0]]
     assert winner["square"] in ("e1", "e2") and all(winner["checkpoints"].values())
-    replay = fresh(players, f"playout{players}")
-    for k, (seat, move) in enumerate(log, 1):
-        replay, _ = CARS.apply(replay, seat, move, dice(move_number=k))
-    assert replay == state
+    assert replayed(CARS, fresh(players, label), log) == state

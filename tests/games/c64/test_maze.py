@@ -13,13 +13,21 @@ from collections import deque
 
 import pytest
 from c64_factories import MAZE, act, dice, fresh_maze, joystick, maze_state, play
+from c64_scenarios import (
+    check_apply_contract,
+    nobody_moves_after_the_end,
+    public_view,
+    random_moves,
+    random_playout,
+    registered,
+    replayed,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.contract import BadMove, IllegalMove, Outcome
-from app.engine.registry import get_game
+from app.engine.contract import Outcome
 from app.games.c64.boardmap import load_map, parse_map
-from app.games.c64.geometry import ABSOLUTE, CORNERS, FACES, SQUARES, STEP, square_xy, xy_square
+from app.games.c64.geometry import ABSOLUTE, CORNERS, SQUARES, STEP, square_xy, xy_square
 from app.games.c64.maze import START_WALLS
 
 # Copied from the rulings' "Walls:" line for map Z.
@@ -62,15 +70,7 @@ def unchanged_except_turn(before, after, seat):
 # --- the game and its set-up ------------------------------------------------------------------
 def test_maze_is_registered_with_its_metadata():
     """README table: c64-maze, "C64 Maze", 2-4 seats; chance from the shuffle and the draw."""
-    game = get_game("c64-maze")
-    assert game is not None
-    assert (game.title, game.min_players, game.max_players) == ("C64 Maze", 2, 4)
-    assert game.rules_version == "1"
-    assert game.has_chance is True and game.hidden_information is False
-    with pytest.raises(ValueError):
-        game.setup(5, game.parse_options(None), dice())
-    with pytest.raises(ValueError):
-        game.setup(1, game.parse_options(None), dice())
+    registered("c64-maze", "C64 Maze", (2, 4))
 
 
 def test_setup_puts_each_adventurer_on_its_left_corner():
@@ -339,10 +339,7 @@ def test_reaching_the_opposite_corner_wins_at_once():
         "winners": [0],
         "text": "Red reaches h8, the opposite corner, and wins.",
     }
-    assert MAZE.active_seats(new) == frozenset()
-    assert all(MAZE.legal_moves(new, s) == [] for s in (0, 1))
-    with pytest.raises(IllegalMove):
-        MAZE.apply(new, 1, {"type": "play", "card": 0, "to": [0, 0]}, dice())
+    nobody_moves_after_the_end(MAZE, new, (0, 1))
 
 
 def test_a_win_with_the_last_card_still_takes_the_next_cards():
@@ -389,9 +386,7 @@ def test_a_pull_can_reach_the_goal():
 def test_view_follows_the_contract():
     """docs/c64-view.md: the board view's keys, the same for every seat (nothing hidden)."""
     state = maze_state(3, order=[2, 0, 1], latest={2: "E"})
-    view = MAZE.view(state, 0)
-    assert view == MAZE.view(state, None) == MAZE.view(state, 2)
-    assert json.loads(json.dumps(view)) == view
+    view = public_view(MAZE, state, 2)
     assert {"family", "game", "phase", "turn", "order", "players", "walls", "joysticks"} <= set(
         view
     )
@@ -433,32 +428,6 @@ def test_view_in_setup_and_view_copies():
 
 
 # --- properties -------------------------------------------------------------------------------
-def _random_state(seed, players, steps, pick):
-    state = fresh_maze(players, str(seed))
-    for _ in range(steps):
-        if state["phase"] == "over":
-            break
-        seats = sorted(MAZE.active_seats(state))
-        seat = seats[pick(len(seats))]
-        moves = MAZE.legal_moves(state, seat)
-        state, _ = MAZE.apply(state, seat, moves[pick(len(moves))], dice())
-    return state
-
-
-_card = st.fixed_dictionaries({"card": st.integers(-1, 9), "face": st.sampled_from(FACES)})
-_cell = st.lists(st.integers(-1, 3), min_size=2, max_size=2)
-_candidates = st.one_of(
-    st.fixed_dictionaries(
-        {"type": st.just("take"), "cards": st.lists(_card, min_size=1, max_size=3)}
-    ),
-    st.fixed_dictionaries({"type": st.just("return"), "card": st.integers(-1, 9), "to": _cell}),
-    st.fixed_dictionaries(
-        {"type": st.just("play"), "card": st.integers(0, 8), "to": _cell},
-        optional={"next": st.lists(_card, min_size=2, max_size=2)},
-    ),
-)
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),
@@ -469,27 +438,7 @@ _candidates = st.one_of(
 def test_apply_accepts_exactly_the_legal_moves_and_never_mutates(seed, players, steps, data):
     """Contract: apply raises IllegalMove for anything not legal and leaves the state
     unchanged (compared to a deep copy); a legal move never changes its input either."""
-    rng = dice(f"pick{seed}")
-    state = _random_state(seed, players, steps, rng.below)
-    seat = data.draw(st.integers(0, players - 1), label="seat")
-    legal = MAZE.legal_moves(state, seat)
-    if legal and data.draw(st.booleans(), label="pick a legal move"):
-        raw = copy.deepcopy(data.draw(st.sampled_from(legal), label="legal"))
-    else:
-        raw = data.draw(_candidates, label="candidate")
-    try:
-        canonical = MAZE.parse_move(raw)
-    except BadMove:
-        canonical = None
-    before = copy.deepcopy(state)
-    if canonical is not None and canonical in legal:
-        new, events = MAZE.apply(state, seat, raw, dice())
-        assert new != state
-        assert events
-    else:
-        with pytest.raises(IllegalMove):
-            MAZE.apply(state, seat, raw, dice())
-    assert state == before
+    check_apply_contract(MAZE, fresh_maze(players, str(seed)), f"pick{seed}", steps, data)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -498,14 +447,8 @@ def test_random_play_keeps_the_board_sound(seed, players):
     """C7 invariants under random legal play: 24 walls, never on a corner, never under an
     adventurer; adventurers on distinct squares; every state and view is JSON."""
     rng = dice(f"sound{seed}")
-    state = fresh_maze(players, str(seed))
-    for _ in range(400):
-        if state["phase"] == "over":
-            break
-        seats = sorted(MAZE.active_seats(state))
-        seat = seats[rng.below(len(seats))]
-        moves = MAZE.legal_moves(state, seat)
-        state, events = MAZE.apply(state, seat, moves[rng.below(len(moves))], dice())
+    state = start = fresh_maze(players, str(seed))
+    for state, events in random_moves(MAZE, start, 400, rng.below):
         walls = state["walls"]
         squares = [p["square"] for p in state["players"]]
         assert len(walls) == 24 and walls == sorted(set(walls))
@@ -521,21 +464,10 @@ def test_random_play_keeps_the_board_sound(seed, players):
 def test_seeded_random_playouts_reach_a_winner_and_replay_exactly(players):
     """The rulebook's goal is reachable by random legal play, and the same seed and moves
     give the same states (replays, ARCHITECTURE "Dice and determinism")."""
-    rng = dice(f"playout{players}")
-    state = fresh_maze(players, f"playout{players}")
-    log = []
-    while state["phase"] != "over" and len(log) < 60_000:
-        seats = sorted(MAZE.active_seats(state))
-        seat = seats[rng.below(len(seats))]
-        moves = MAZE.legal_moves(state, seat)
-        move = moves[rng.below(len(moves))]
-        log.append((seat, move))
-        state, _ = MAZE.apply(state, seat, move, dice(move_number=len(log)))
+    label = f"playout{players}"
+    state, log = random_playout(MAZE, fresh_maze(players, label), label, 60_000)
     outcome = MAZE.outcome(state)
     assert outcome is not None and len(outcome.winners) == 1
     winner = state["players"][outcome.winners[0]]
     assert winner["square"] == {"S": "h8", "W": "h1", "N": "a1", "E": "a8"}[winner["side"]]
-    replay = fresh_maze(players, f"playout{players}")
-    for k, (seat, move) in enumerate(log, 1):
-        replay, _ = MAZE.apply(replay, seat, move, dice(move_number=k))
-    assert replay == state
+    assert replayed(MAZE, fresh_maze(players, label), log) == state

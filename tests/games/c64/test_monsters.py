@@ -9,17 +9,16 @@ card showing `face` and plays it.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import deque
 
 import pytest
-from c64_factories import dice, holding, joystick, play_move, setup_done
+from c64_factories import dice, fresh_game, holding, joystick, setup_done
+from c64_scenarios import act_with, nobody_moves_after_the_end, public_view, registered, replayed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.contract import IllegalMove, Outcome
-from app.engine.registry import get_game
+from app.engine.contract import Outcome
 from app.games.c64.boardmap import load_map
 from app.games.c64.geometry import (
     ABSOLUTE,
@@ -102,13 +101,7 @@ def monsters_state(
 
 def act(state: dict, seat: int, face: str) -> tuple[dict, list[dict]]:
     """`seat` plays a card showing `face` (given to it for the purpose)."""
-    state = copy.deepcopy(state)
-    state["joysticks"][seat] = holding(face)
-    state["turn"] = seat
-    before = copy.deepcopy(state)
-    new, events = MONSTERS.apply(state, seat, play_move(MONSTERS, state, seat, face), dice())
-    assert state == before
-    return new, events
+    return act_with(MONSTERS, state, seat, face)
 
 
 def where(state: dict, key: str) -> dict[int, str | None]:
@@ -120,22 +113,16 @@ def types(events: list[dict]) -> list[str]:
 
 
 def fresh(players: int, seed: str = "seed") -> dict:
-    return MONSTERS.setup(players, MONSTERS.parse_options(None), dice(seed))
+    return fresh_game(MONSTERS, players, seed)
 
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_monsters_is_registered_with_its_metadata():
     """README table: c64-monsters, "C64 Monsters", 2-4 seats, no options; chance from the
     shuffle and the first-player draw, nothing hidden."""
-    game = get_game("c64-monsters")
+    game = registered("c64-monsters", "C64 Monsters", (2, 4))
     assert isinstance(game, Monsters)
-    assert (game.title, game.min_players, game.max_players) == ("C64 Monsters", 2, 4)
-    assert game.rules_version == "1" and game.game_key == "monsters"
-    assert game.has_chance is True and game.hidden_information is False
-    assert game.parse_options({}).model_dump() == {}
-    for players in (1, 5):
-        with pytest.raises(ValueError):
-            game.setup(players, game.parse_options(None), dice())
+    assert game.game_key == "monsters"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -547,9 +534,7 @@ def test_bringing_a_treasure_to_the_own_corner_wins_before_the_monster_moves():
         reason="Red brings Green's treasure home to a1 and wins.",
         details={"square": "a1", "treasure": 1},
     )
-    assert MONSTERS.active_seats(new) == frozenset()
-    with pytest.raises(IllegalMove):
-        MONSTERS.apply(new, 1, {"type": "play", "card": 0, "to": [0, 0]}, dice())
+    nobody_moves_after_the_end(MONSTERS, new, (0, 1))
 
 
 def test_the_own_treasure_counts_too():
@@ -601,9 +586,7 @@ def test_a_win_with_the_last_card_still_takes_the_next_cards():
 def test_view_follows_the_contract():
     """docs/c64-view.md plus the Monsters keys; the same for every seat (nothing hidden)."""
     state = monsters_state(3, order=[2, 0, 1], carrying={2: 1}, squares={2: "b3"})
-    view = MONSTERS.view(state, 0)
-    assert view == MONSTERS.view(state, None) == MONSTERS.view(state, 2)
-    assert json.loads(json.dumps(view)) == view
+    view = public_view(MONSTERS, state, 2)
     assert (view["family"], view["game"], view["phase"], view["turn"]) == (
         "c64",
         "monsters",
@@ -668,7 +651,4 @@ def test_random_play_replays_exactly():
     """ARCHITECTURE "Dice and determinism": the same moves from the same set-up give the same
     states (random play rarely ends a Monsters game, so this checks 2,000 moves)."""
     *_, (final, _, log) = _random_play(7, 4, 2000)
-    replay = setup_done(MONSTERS, fresh(4, "7"))
-    for k, (seat, move) in enumerate(log, 1):
-        replay, _ = MONSTERS.apply(replay, seat, move, dice(move_number=k))
-    assert replay == final
+    assert replayed(MONSTERS, setup_done(MONSTERS, fresh(4, "7")), log) == final

@@ -9,14 +9,12 @@ gives the seat a card showing `face` and plays it.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from c64_factories import dice, joystick
+from c64_scenarios import nobody_moves_after_the_end, public_view, registered
 from snakes_factories import SNAKES, act, fresh_snakes, path, snakes_state
 
-from app.engine.contract import IllegalMove, Outcome
-from app.engine.registry import get_game
+from app.engine.contract import Outcome
 from app.games.c64.geometry import ABSOLUTE, DELTA
 
 
@@ -32,14 +30,7 @@ def unchanged_except_turn(before, after, seat):
 def test_snakes_is_registered_with_its_metadata():
     """README table: c64-snakes, "C64 Snakes", 2-4 seats; chance from the shuffle and the
     draw, nothing hidden."""
-    game = get_game("c64-snakes")
-    assert game is not None
-    assert (game.title, game.min_players, game.max_players) == ("C64 Snakes", 2, 4)
-    assert game.rules_version == "1"
-    assert game.has_chance is True and game.hidden_information is False
-    for players in (1, 5):
-        with pytest.raises(ValueError):
-            game.setup(players, game.parse_options(None), dice())
+    registered("c64-snakes", "C64 Snakes", (2, 4))
 
 
 @pytest.mark.parametrize(("players", "sticks"), [(2, 16), (3, 16), (4, 12)])
@@ -358,10 +349,7 @@ def test_no_moves_after_the_end():
     """The game is over: no seat may act, and a play is refused."""
     state = snakes_state(2, snakes={0: path((8, 7), "S")})
     new, _ = act(state, 0, "up")
-    assert SNAKES.active_seats(new) == frozenset()
-    assert all(SNAKES.legal_moves(new, s) == [] for s in range(2))
-    with pytest.raises(IllegalMove):
-        SNAKES.apply(new, 1, {"type": "play", "card": 0, "to": [0, 0]}, dice())
+    nobody_moves_after_the_end(SNAKES, new, range(2))
 
 
 def test_the_last_card_of_a_turn_still_takes_the_next_cards_before_a_win():
@@ -378,9 +366,7 @@ def test_the_last_card_of_a_turn_still_takes_the_next_cards_before_a_win():
 def test_view_shows_snakes_supplies_and_captures():
     """docs/c64-view.md plus the Snakes keys (module docstring); the same for every seat."""
     state = snakes_state(2, snakes={0: path((2, 2), "SW")}, captured={1: 3})
-    view = SNAKES.view(state, 0)
-    assert view == SNAKES.view(state, None) == SNAKES.view(state, 1)
-    assert json.loads(json.dumps(view)) == view
+    view = public_view(SNAKES, state, 1)
     assert (view["family"], view["game"], view["sticks"]) == ("c64", "snakes", 16)
     red = view["players"][0]
     assert {k: red[k] for k in ("snake", "head", "segments", "supply", "captured")} == {

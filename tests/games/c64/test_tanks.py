@@ -13,19 +13,26 @@ import json
 
 import pytest
 from c64_factories import dice, joystick
+from c64_scenarios import (
+    check_apply_contract,
+    nobody_moves_after_the_end,
+    public_view,
+    random_moves,
+    random_playout,
+    registered,
+    replayed,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tanks_factories import TANKS, fresh_tanks, of_type, tanks_act, tanks_play, tanks_state
 
-from app.engine.contract import BadMove, IllegalMove, Outcome
-from app.engine.registry import get_game
+from app.engine.contract import Outcome
 from app.games.c64 import tanks as tanks_module
 from app.games.c64.boardmap import load_map, parse_map
 from app.games.c64.geometry import (
     ABSOLUTE,
     CORNERS,
     DIRECTION_NAMES,
-    FACES,
     SQUARES,
     STEP,
     square_xy,
@@ -86,16 +93,7 @@ def unchanged_except_turn(before, after, seat):
 def test_tanks_is_registered_with_its_metadata():
     """README table: c64-tanks, "C64 Tanks", 2-4 seats, no lobby options; chance from the
     shuffle and the first-player draw, nothing hidden."""
-    game = get_game("c64-tanks")
-    assert game is not None
-    assert (game.title, game.min_players, game.max_players) == ("C64 Tanks", 2, 4)
-    assert game.rules_version == "1"
-    assert game.has_chance is True and game.hidden_information is False
-    assert game.parse_options({}).model_dump() == {}
-    with pytest.raises(ValueError):
-        game.setup(5, game.parse_options(None), dice())
-    with pytest.raises(ValueError):
-        game.setup(1, game.parse_options(None), dice())
+    registered("c64-tanks", "C64 Tanks", (2, 4))
 
 
 def test_setup_puts_each_tank_on_its_left_corner_facing_up():
@@ -628,10 +626,7 @@ def test_with_two_players_the_first_hit_wins():
     assert new["phase"] == "over" and new["turn"] is None
     assert [e["type"] for e in events] == ["play", "bullet", "hit", "win"]
     assert events[-1]["winners"] == [0]
-    assert TANKS.active_seats(new) == frozenset()
-    assert all(TANKS.legal_moves(new, s) == [] for s in (0, 1))
-    with pytest.raises(IllegalMove):
-        TANKS.apply(new, 1, {"type": "play", "card": 0, "to": [0, 0]}, dice())
+    nobody_moves_after_the_end(TANKS, new, (0, 1))
 
 
 def test_the_set_must_hold_every_other_player():
@@ -680,9 +675,7 @@ def test_view_follows_the_contract():
     """docs/c64-view.md: for Tanks "`walls` becomes [{"square","tilt"}]", plus each player's
     tank square, hit state and discs; the same for every seat (nothing hidden)."""
     state = tanks_state(3, order=[2, 0, 1], latest={2: "E"}, hit={1: True}, discs={0: [2, 1]})
-    view = TANKS.view(state, 0)
-    assert view == TANKS.view(state, None) == TANKS.view(state, 2)
-    assert json.loads(json.dumps(view)) == view
+    view = public_view(TANKS, state, 2)
     assert (view["family"], view["game"]) == ("c64", "tanks")
     assert (view["phase"], view["turn"]) == ("play", 2)
     assert view["walls"][:2] == [{"square": "b4", "tilt": "\\"}, {"square": "b6", "tilt": "\\"}]
@@ -714,32 +707,6 @@ def test_view_copies():
 
 
 # --- properties -------------------------------------------------------------------------------
-def _random_state(seed, players, steps, pick):
-    state = fresh_tanks(players, str(seed))
-    for _ in range(steps):
-        if state["phase"] == "over":
-            break
-        seats = sorted(TANKS.active_seats(state))
-        seat = seats[pick(len(seats))]
-        moves = TANKS.legal_moves(state, seat)
-        state, _ = TANKS.apply(state, seat, moves[pick(len(moves))], dice())
-    return state
-
-
-_card = st.fixed_dictionaries({"card": st.integers(-1, 9), "face": st.sampled_from(FACES)})
-_cell = st.lists(st.integers(-1, 3), min_size=2, max_size=2)
-_candidates = st.one_of(
-    st.fixed_dictionaries(
-        {"type": st.just("take"), "cards": st.lists(_card, min_size=1, max_size=3)}
-    ),
-    st.fixed_dictionaries({"type": st.just("return"), "card": st.integers(-1, 9), "to": _cell}),
-    st.fixed_dictionaries(
-        {"type": st.just("play"), "card": st.integers(0, 8), "to": _cell},
-        optional={"next": st.lists(_card, min_size=2, max_size=2)},
-    ),
-)
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),
@@ -750,26 +717,7 @@ _candidates = st.one_of(
 def test_apply_accepts_exactly_the_legal_moves_and_never_mutates(seed, players, steps, data):
     """Contract: apply raises IllegalMove for anything not legal and leaves the state
     unchanged (compared to a deep copy); a legal move never changes its input either."""
-    rng = dice(f"pick{seed}")
-    state = _random_state(seed, players, steps, rng.below)
-    seat = data.draw(st.integers(0, players - 1), label="seat")
-    legal = TANKS.legal_moves(state, seat)
-    if legal and data.draw(st.booleans(), label="pick a legal move"):
-        raw = copy.deepcopy(data.draw(st.sampled_from(legal), label="legal"))
-    else:
-        raw = data.draw(_candidates, label="candidate")
-    try:
-        canonical = TANKS.parse_move(raw)
-    except BadMove:
-        canonical = None
-    before = copy.deepcopy(state)
-    if canonical is not None and canonical in legal:
-        new, events = TANKS.apply(state, seat, raw, dice())
-        assert new != state and events
-    else:
-        with pytest.raises(IllegalMove):
-            TANKS.apply(state, seat, raw, dice())
-    assert state == before
+    check_apply_contract(TANKS, fresh_tanks(players, str(seed)), f"pick{seed}", steps, data)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -779,14 +727,7 @@ def test_random_play_keeps_the_board_sound(seed, players):
     their tilts change), tanks never stand on a wall or share a square, nobody holds her own
     disc, and every bullet path is a chain of neighbouring squares."""
     rng = dice(f"sound{seed}")
-    state = fresh_tanks(players, str(seed))
-    for _ in range(400):
-        if state["phase"] == "over":
-            break
-        seats = sorted(TANKS.active_seats(state))
-        seat = seats[rng.below(len(seats))]
-        moves = TANKS.legal_moves(state, seat)
-        state, events = TANKS.apply(state, seat, moves[rng.below(len(moves))], dice())
+    for state, events in random_moves(TANKS, fresh_tanks(players, str(seed)), 400, rng.below):
         walls = state["walls"]
         squares = [p["square"] for p in state["players"]]
         assert sorted(walls) == sorted(MAP_T_WALLS) and set(walls.values()) <= {"/", "\\"}
@@ -804,21 +745,10 @@ def test_random_play_keeps_the_board_sound(seed, players):
 def test_seeded_random_playouts_reach_a_winner_and_replay_exactly(players):
     """The rulebook's goal is reachable by random legal play; the winner holds a disc of
     every other player; the same seed and moves give the same states."""
-    rng = dice(f"playout{players}")
-    state = fresh_tanks(players, f"playout{players}")
-    log = []
-    while state["phase"] != "over" and len(log) < 50_000:
-        seats = sorted(TANKS.active_seats(state))
-        seat = seats[rng.below(len(seats))]
-        moves = TANKS.legal_moves(state, seat)
-        move = moves[rng.below(len(moves))]
-        log.append((seat, move))
-        state, _ = TANKS.apply(state, seat, move, dice(move_number=len(log)))
+    label = f"playout{players}"
+    state, log = random_playout(TANKS, fresh_tanks(players, label), label, 50_000)
     outcome = TANKS.outcome(state)
     assert outcome is not None and len(outcome.winners) == 1
     winner = outcome.winners[0]
     assert state["players"][winner]["discs"] == [s for s in range(players) if s != winner]
-    replay = fresh_tanks(players, f"playout{players}")
-    for k, (seat, move) in enumerate(log, 1):
-        replay, _ = TANKS.apply(replay, seat, move, dice(move_number=k))
-    assert replay == state
+    assert replayed(TANKS, fresh_tanks(players, label), log) == state

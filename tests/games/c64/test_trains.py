@@ -11,10 +11,10 @@ import json
 
 import pytest
 from c64_factories import dice, joystick
+from c64_scenarios import nobody_moves_after_the_end, public_view, registered
 from trains_factories import TRAINS, act, fresh_trains, rails_along, take_turn, trains_state
 
-from app.engine.contract import IllegalMove, Outcome
-from app.engine.registry import get_game
+from app.engine.contract import Outcome
 from app.games.c64.geometry import ABSOLUTE, DELTA
 from app.games.c64.trains import connections, scores
 
@@ -36,15 +36,7 @@ def unchanged_except_turn(before, after, seat):
 def test_trains_is_registered_with_its_metadata():
     """README table: c64-trains, "C64 Trains", 3-4 seats (rulebook "C64 Trains (3-4
     players)"); chance from the shuffle and the draw, nothing hidden."""
-    game = get_game("c64-trains")
-    assert game is not None
-    assert (game.title, game.min_players, game.max_players) == ("C64 Trains", 3, 4)
-    assert game.rules_version == "1"
-    assert game.has_chance is True and game.hidden_information is False
-    assert game.parse_options(None).model_dump() == {}
-    for players in (2, 5):
-        with pytest.raises(ValueError):
-            game.setup(players, game.parse_options(None), dice())
+    registered("c64-trains", "C64 Trains", (3, 4))
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -441,10 +433,7 @@ def test_no_moves_after_the_end():
     """The game is over: no seat may act, and a play is refused."""
     state = end_state(rails={}, stations={})
     new, _ = act(state, 2, "left_button")
-    assert TRAINS.active_seats(new) == frozenset()
-    assert all(TRAINS.legal_moves(new, s) == [] for s in range(3))
-    with pytest.raises(IllegalMove):
-        TRAINS.apply(new, 0, {"type": "play", "card": 0, "to": [0, 0]}, dice())
+    nobody_moves_after_the_end(TRAINS, new, range(3), refused=0)
 
 
 def test_the_last_card_of_a_turn_still_takes_the_next_cards_before_the_end():
@@ -472,9 +461,7 @@ def test_view_shows_rails_stations_supplies_and_live_scores():
         rails={0: [[3, 3, 3, 4]], 1: [[0, 8, 1, 8]]},
         stations={1: [[3, 3]]},
     )
-    view = TRAINS.view(state, 0)
-    assert view == TRAINS.view(state, None) == TRAINS.view(state, 2)
-    assert json.loads(json.dumps(view)) == view
+    view = public_view(TRAINS, state, 2)
     assert (view["family"], view["game"]) == ("c64", "trains")
     red = view["players"][0]
     assert {k: red[k] for k in ("point", "rails", "stations", "rails_laid", "rails_left")} == {

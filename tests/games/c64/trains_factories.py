@@ -6,10 +6,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from c64_factories import dice, holding, play, setup_joystick
+from c64_factories import (
+    first_turn,
+    fresh_game,
+    give_and_play,
+    holding,
+    joysticks_for,
+    play,
+    seat_sides,
+)
 
 from app.engine.contract import Event, State
-from app.games.c64.geometry import ABSOLUTE, LEFT_CORNER_POINT, SIDES_BY_PLAYERS
+from app.games.c64.geometry import ABSOLUTE, LEFT_CORNER_POINT
 from app.games.c64.trains import Trains
 
 TRAINS = Trains()
@@ -31,17 +39,14 @@ def trains_state(
     """A Trains state in the play phase. Defaults: order 0..n-1 (seat 0 = Red S Player 1,
     seat 1 = Blue W, seat 2 = Green N, seat 3 = Yellow E), trains on their left-corner points,
     no rails, no stations, every seat holding an Up and a Left card, turn = order[0]."""
-    order = list(range(players)) if order is None else order
-    sides = SIDES_BY_PLAYERS[players]
-    side_of = {seat: sides[i] for i, seat in enumerate(order)}
+    order, side_of = seat_sides(players, order)
     points = points or {}
     rails = rails or {}
     stations = stations or {}
-    joysticks = joysticks or {}
     return {
         "game": "c64-trains",
         "phase": phase,
-        "turn": (order[0] if turn is None else turn) if phase == "play" else None,
+        "turn": first_turn(order, turn, phase),
         "order": order,
         "players": [
             {
@@ -54,14 +59,7 @@ def trains_state(
             }
             for s in range(players)
         ],
-        "joysticks": [
-            copy.deepcopy(joysticks[s])
-            if s in joysticks
-            else holding("up")
-            if phase == "play"
-            else setup_joystick()
-            for s in range(players)
-        ],
+        "joysticks": joysticks_for(players, joysticks, phase),
         "outcome": None,
         "ender": ender,
         "final_turns": final_turns,
@@ -83,15 +81,12 @@ def rails_along(start: tuple[int, int], steps: str) -> list[list[int]]:
 
 
 def fresh_trains(players: int = 3, seed: str = "seed") -> State:
-    return TRAINS.setup(players, TRAINS.parse_options(None), dice(seed))
+    return fresh_game(TRAINS, players, seed)
 
 
 def act(state: State, seat: int, face: str) -> tuple[State, list[Event]]:
     """Give `seat` a card showing `face`, make it her turn and play it."""
-    state = copy.deepcopy(state)
-    state["joysticks"][seat] = holding(face)
-    state["turn"] = seat
-    return play(state, seat, face, TRAINS)
+    return give_and_play(TRAINS, state, seat, face)
 
 
 def take_turn(state: State, seat: int, face: str = "left_button") -> tuple[State, list[Event]]:
