@@ -1,0 +1,210 @@
+"""CD Thief movement: rulebook "CD Thief Movement" with rulings D2 (access) and D3 (exact
+movement); the 2d6 roll and the legal end squares."""
+
+from __future__ import annotations
+
+import pytest
+from cd_factories import GAME, act, fresh, parked, put, quiet_deck, roll_to, rolls, targets
+
+from app.engine.contract import IllegalMove
+from app.games.cd_thief.movement import Walker
+
+
+def walker_targets(state, seat, steps):
+    return set(Walker(state, seat).targets(steps))
+
+
+def corridor_state():
+    """Red alone in the corridor at (10,7); green parked outside."""
+    state = parked(fresh())
+    put(state, 0, [10, 7])
+    put(state, 1, [1, 16])
+    return state
+
+
+def test_roll_is_two_dice_and_lists_the_end_squares():
+    """Rulebook Player Turn: "Roll the 2 Movement Dice and move"; D3: N = 2d6; the legal end
+    squares become the seat's move list (the client highlights them)."""
+    state = corridor_state()
+    after, events = roll_to(state, 0, (3, 4))
+    assert events[0]["type"] == "roll" and events[0]["dice"] == [3, 4]
+    assert events[0]["total"] == 7
+    assert after["turn"]["phase"] == "move" and after["turn"]["dice"] == [3, 4]
+    assert GAME.legal_moves(after, 0) == [{"type": "move", "to": t} for t in
+                                          after["turn"]["targets"]]
+    assert targets(after) == walker_targets(state, 0, 7)
+
+
+def test_end_squares_are_at_distance_with_the_parity_of_the_roll():
+    """D3: "the legal end squares are the squares at path distance d <= N with N - d even"
+    (exact N orthogonal steps, back and forth allowed)."""
+    state = corridor_state()
+    ends = walker_targets(state, 0, 2)
+    assert ends == {(10, 7), (8, 7), (12, 7), (9, 8), (11, 8), (10, 9), (10, 5),
+                    (9, 6), (11, 6)}
+    odd = walker_targets(state, 0, 3)
+    assert (10, 7) not in odd and (13, 7) in odd and (10, 8) in odd
+
+
+def test_thieves_move_orthogonally_only():
+    """Rulebook: "The CD Thief may not move diagonally." One step reaches only the four
+    orthogonal neighbours."""
+    state = corridor_state()
+    assert walker_targets(state, 0, 1) == {(10, 6), (11, 7), (10, 8), (9, 7)}
+
+
+def test_thieves_do_not_pass_walls():
+    """Rulebook: "may not move through walls (thick bars)"; D1: walls are squares."""
+    state = corridor_state()
+    put(state, 0, [2, 7])
+    assert walker_targets(state, 0, 1) == {(3, 7), (2, 8), (1, 7)}  # (2,6) is the wall
+
+
+def test_characters_block_passage():
+    """D3: "Other characters (thieves, podcasters, Carl, ITG) block passage"; rulebook: no two
+    characters on one square."""
+    state = corridor_state()
+    put(state, 0, [10, 10])  # the lobby's top row
+    state["podcasters"]["scott"] = [10, 9]
+    put(state, 1, [9, 10])
+    state["carl"]["pos"] = [11, 10]
+    ends = walker_targets(state, 0, 2)
+    assert (10, 8) not in ends and (10, 9) not in ends and (9, 10) not in ends
+    assert (10, 12) in ends and (10, 10) in ends
+
+
+def test_other_items_can_be_passed_over_but_not_landed_on():
+    """D3: "Items of other colours may be passed over but not landed on"; rulebook: "may only
+    collect items matching his own color"."""
+    state = corridor_state()
+    put(state, 0, [3, 7])
+    state["items"]["green-key"] = [2, 7]
+    assert (2, 7) not in walker_targets(state, 0, 1)
+    assert (1, 7) in walker_targets(state, 0, 2)  # her own key, reached over the green one
+
+
+def test_landing_on_own_item_picks_it_up_without_a_step():
+    """Rulebook: "Collecting an item ... does not require a movement point, it is simply picked
+    up by landing on it"; D3."""
+    state = corridor_state()
+    put(state, 0, [4, 7])
+    quiet_deck(state)
+    state, _ = roll_to(state, 0, (1, 2))
+    assert (1, 7) in targets(state)
+    after, events = act(state, 0, {"type": "move", "to": [1, 7]})
+    assert after["thieves"][0]["backpack"] == ["key"]
+    assert "red-key" not in after["items"]
+    assert after["thieves"][0]["pos"] == [1, 7]
+    assert any(e["type"] == "pickup" and e["item"] == "red-key" for e in events)
+
+
+def test_cds_without_studson_count_as_someone_elses_item():
+    """D3: "the CDs without a Studson count the same" (passable, not a landing square)."""
+    state = corridor_state()
+    put(state, 0, [3, 2], backpack=["key"])
+    assert (2, 2) not in walker_targets(state, 0, 1)
+    put(state, 0, [3, 2], backpack=["key", "studson"])
+    assert (2, 2) in walker_targets(state, 0, 1)
+
+
+def test_fewer_steps_when_no_square_is_reachable_exactly():
+    """Rulebook: "does not have to take their full movement, if doing so would mean that they
+    would occupy the same space as another character or item"; D3: if no legal end square
+    exists she may stop on any free square reachable in fewer steps."""
+    state = corridor_state()
+    # Red boxed in at (1,8): a green item at (1,7) (passable), then (2,7) free; UK Mike at
+    # (2,8) and green at (3,7) close the pocket. Every odd walk ends on the green item.
+    put(state, 0, [1, 8])
+    put(state, 1, [3, 7])
+    state["podcasters"]["uk_mike"] = [2, 8]
+    state["items"]["green-key"] = [1, 7]
+    state["items"].pop("red-key")
+    assert walker_targets(state, 0, 3) == {(1, 8), (2, 7)}
+    assert walker_targets(state, 0, 4) == {(1, 8), (2, 7)}  # even: exact squares exist
+    # Completely boxed in: she stays where she is.
+    put(state, 1, [1, 7])
+    state["items"].pop("green-key")
+    assert walker_targets(state, 0, 5) == {(1, 8)}
+
+
+def test_exact_roll_is_required_when_possible():
+    """D3: "The thief must make exactly N orthogonal steps"; a nearer square of the wrong
+    parity is refused."""
+    state = corridor_state()
+    state, _ = roll_to(state, 0, (1, 2))
+    assert (11, 7) in targets(state)  # 1 step plus a step back and forth
+    assert (12, 7) not in targets(state)
+    with pytest.raises(IllegalMove):
+        act(state, 0, {"type": "move", "to": [12, 7]})
+
+
+def test_rooms_need_the_key_or_the_opened_counter():
+    """D2: Casino/Museum squares and doors need the Key or the room's opened counter; VIP
+    squares need the VIP Pass or the VIP counter; "Without access those squares act as
+    walls"."""
+    state = corridor_state()
+    put(state, 0, [4, 7])
+    assert (4, 6) not in walker_targets(state, 0, 1)
+    put(state, 0, [4, 7], backpack=["key"])
+    assert (4, 6) in walker_targets(state, 0, 1)
+    put(state, 0, [4, 7], backpack=[], opened=["casino"])
+    assert (4, 6) in walker_targets(state, 0, 1)
+    assert (4, 8) in walker_targets(state, 0, 1)
+    put(state, 0, [4, 8], backpack=[], opened=[])
+    assert (4, 9) not in walker_targets(state, 0, 1)
+    put(state, 0, [4, 8], backpack=["pass"])
+    assert (4, 9) in walker_targets(state, 0, 1)
+    put(state, 0, [16, 7], backpack=[], opened=["casino"])
+    assert (16, 6) not in walker_targets(state, 0, 1)  # the Casino counter opens no Museum
+
+
+def test_passing_a_door_with_the_item_opens_it_for_good():
+    """D2: "A thief holding the item who enters (or passes through) the door square gets the
+    counter permanently (losing the item later does not close it)"."""
+    state = corridor_state()
+    put(state, 0, [4, 8], backpack=["key"])
+    quiet_deck(state)
+    state, _ = roll_to(state, 0, (1, 2))
+    after, events = act(state, 0, {"type": "move", "to": [4, 5]})
+    assert after["thieves"][0]["opened"] == ["casino"]
+    assert any(e["type"] == "door" and e["room"] == "casino" for e in events)
+    after["thieves"][0]["backpack"] = []
+    put(after, 0, [4, 7])
+    assert (4, 6) in walker_targets(after, 0, 1)
+
+
+def test_standing_on_a_door_without_the_item_opens_nothing():
+    """D2: only a thief holding the item gets the counter (entering with the counter alone
+    gives nothing new)."""
+    state = corridor_state()
+    put(state, 0, [4, 8], opened=["vip"])
+    quiet_deck(state)
+    state, _ = roll_to(state, 0, (1, 1))
+    after, events = act(state, 0, {"type": "move", "to": [4, 10]})
+    assert after["thieves"][0]["opened"] == ["vip"]
+    assert not any(e["type"] == "door" for e in events)
+
+
+def test_entrance_is_open_to_all():
+    """3(d) legend: "E main entrance (open to all)"."""
+    state = fresh()
+    assert (9, 14) in walker_targets(state, 1, 1)  # green starts below the entrance
+
+
+def test_moving_then_the_event_card_is_drawn():
+    """Rulebook Player Turn: after moving, "Take the top card from the Event Deck"."""
+    state = corridor_state()
+    quiet_deck(state, 48)
+    state, _ = roll_to(state, 0, (1, 1))
+    after, events = act(state, 0, {"type": "move", "to": [12, 7]})
+    card = [e for e in events if e["type"] == "card"]
+    assert card and card[0]["card"]["number"] == 48
+    assert after["last_card"] == 48 and after["discard"] == [48]
+    assert after["turn"]["seat"] == 1 and after["turn"]["phase"] == "roll"
+
+
+def test_roll_dice_are_the_move_dice():
+    """House rule: every die comes from the move's Dice and is shown in an event."""
+    state = corridor_state()
+    _after, events = act(state, 0, {"type": "roll"}, *rolls(6, 6))
+    assert events[0]["dice"] == [6, 6] and events[0]["total"] == 12
