@@ -37,25 +37,37 @@ def mover_of(pages: list[Any]) -> Any:
     raise AssertionError("nobody has a turn to play")
 
 
-def take_turn(mover: Any, other: Any, artifacts: Path, name: str) -> None:
-    """Step the active tank one cell forward, fire at the nearest enemy tank, end the turn."""
+def take_turn(mover: Any, other: Any, artifacts: Path, name: str, steady: bool = False) -> None:
+    """Step the active tank one cell forward, fire at the nearest enemy tank, end the turn;
+    or, `steady`, stay put and fire with 2 dice fewer (K3) straight from the target panel."""
     active = mover.get_by_test_id("tt-active-name").inner_text()  # "Green 1 on E1"
     side, cell = active.split()[0].lower(), active.split()[-1]
-    forward = f"{cell[0]}{int(cell[1:]) + (1 if side == 'green' else -1)}"
-    mover.get_by_test_id(f"tt-reach-{forward}").click()
-    expect(mover.get_by_test_id("tt-active-name")).to_have_text(active.replace(cell, forward))
-    # the other browser sees the tank on its new cell
-    number = active.split()[1]
-    moved = other.locator(f'[data-testid="tt-tank-{side}-{number}"][data-at="{forward}"]')
-    expect(moved).to_be_visible()
+    if not steady:
+        forward = f"{cell[0]}{int(cell[1:]) + (1 if side == 'green' else -1)}"
+        mover.get_by_test_id(f"tt-reach-{forward}").click()
+        expect(mover.get_by_test_id("tt-active-name")).to_have_text(active.replace(cell, forward))
+        # the other browser sees the tank on its new cell
+        number = active.split()[1]
+        moved = other.locator(f'[data-testid="tt-tank-{side}-{number}"][data-at="{forward}"]')
+        expect(moved).to_be_visible()
 
     mover.get_by_test_id("tt-mode-fire").click()
-    target = mover.locator('[data-testid^="tt-target-"]').first
-    target_cell = (target.get_attribute("data-testid") or "").removeprefix("tt-target-")
+    if steady:
+        # Target Anything: the empty floor 5 cells ahead (free in setup A for every tank)
+        target_cell = f"{cell[0]}{int(cell[1:]) + (5 if side == 'green' else -5)}"
+    else:
+        target = mover.locator('[data-testid^="tt-target-"]').first
+        target_cell = (target.get_attribute("data-testid") or "").removeprefix("tt-target-")
     mover.get_by_test_id(f"tt-cell-{target_cell}").click(force=True)
     expect(mover.get_by_test_id("tt-odds-tank")).to_contain_text("to hit")
+    if steady:
+        # both shots are offered before the tank moves: the steady one has 2 dice fewer (K3)
+        expect(mover.get_by_test_id("tt-odds-tank")).to_contain_text("5 dice")
+        expect(mover.get_by_test_id("tt-odds-tank-steady")).to_contain_text("3 dice")
     mover.screenshot(path=str(artifacts / f"tube-tanks-{name}-aiming.png"), full_page=True)
-    mover.get_by_test_id("tt-fire-tank").click()
+    mover.get_by_test_id("tt-fire-tank-steady" if steady else "tt-fire-tank").click()
+    if steady:
+        expect(mover.get_by_test_id("tt-turn-status")).to_contain_text("staying put")
 
     # the dice and the log line, in both browsers
     shooter = " ".join(active.split()[:2])  # "Green 1"
@@ -75,7 +87,11 @@ def take_turn(mover: Any, other: Any, artifacts: Path, name: str) -> None:
     other.screenshot(path=str(artifacts / f"tube-tanks-{name}-seen.png"), full_page=True)
 
     if mover.get_by_test_id("tt-end").count():
+        before = mover.get_by_test_id("tt-active-name").inner_text()
         mover.get_by_test_id("tt-end").click()
+        # the next activation is always another tank: wait for it, so the next turn's
+        # `mover_of` does not see this End button before the server's answer removes it
+        expect(mover.get_by_test_id("tt-active-name")).not_to_have_text(before)
 
 
 def test_two_players_move_and_fire(new_page: Any, live_server: str, artifacts: Path) -> None:
@@ -93,7 +109,7 @@ def test_two_players_move_and_fire(new_page: Any, live_server: str, artifacts: P
         other = otto if mover is gina else gina
         expect(mover.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")
         expect(other.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "false")
-        take_turn(mover, other, artifacts, f"turn{turn}")
+        take_turn(mover, other, artifacts, f"turn{turn}", steady=bool(played))
         played.add("gina" if mover is gina else "otto")
         if played == {"gina", "otto"}:
             break
@@ -103,14 +119,28 @@ def test_two_players_move_and_fire(new_page: Any, live_server: str, artifacts: P
 
 
 def test_phone_width_fits(new_page: Any, live_server: str, artifacts: Path) -> None:
-    match_id, (host, _guest) = api_match(live_server, "tube-tanks", GINA_AND_OTTO)
-    page = new_page(width=390, height=800, player=host)
-    page.goto(f"/match/{match_id}")
-    board = page.get_by_test_id("tt-board")
-    expect(board).to_be_visible()
-    assert fits_width(page, 390)
-    assert board.bounding_box()["width"] >= 300
-    page.screenshot(path=str(artifacts / "tube-tanks-phone.png"), full_page=True)
+    match_id, players = api_match(live_server, "tube-tanks", GINA_AND_OTTO)
+    pages = [new_page(width=390, height=800, player=player) for player in players]
+    for page in pages:
+        page.goto(f"/match/{match_id}")
+        board = page.get_by_test_id("tt-board")
+        expect(board).to_be_visible()
+        assert fits_width(page, 390)
+        assert board.bounding_box()["width"] >= 300
+    pages[0].screenshot(path=str(artifacts / "tube-tanks-phone.png"), full_page=True)
+    # the player to move sees her reachable cells with their cost, and the target panel fits
+    mover = mover_of(pages)
+    active = mover.get_by_test_id("tt-active-name").inner_text()  # "Green 1 on E1"
+    side, cell = active.split()[0].lower(), active.split()[-1]
+    forward = f"{cell[0]}{int(cell[1:]) + (1 if side == 'green' else -1)}"
+    expect(mover.get_by_test_id(f"tt-reach-{forward}")).to_be_visible()
+    mover.get_by_test_id("tt-mode-fire").click()
+    target = mover.locator('[data-testid^="tt-target-"]').first
+    target_cell = (target.get_attribute("data-testid") or "").removeprefix("tt-target-")
+    mover.get_by_test_id(f"tt-cell-{target_cell}").click(force=True)
+    expect(mover.get_by_test_id("tt-odds-tank")).to_contain_text("to hit")
+    assert fits_width(mover, 390)
+    mover.screenshot(path=str(artifacts / "tube-tanks-phone-aiming.png"), full_page=True)
 
 
 def test_custom_zone_is_drawn_live_and_accepted(

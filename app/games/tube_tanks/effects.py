@@ -78,9 +78,13 @@ def set_off_blast(state: State, centre: XY, events: list[Event]) -> None:
 
 def destroy_floor(state: State, xy: XY, events: list[Event]) -> None:
     """Floor Destruction: an empty space a rocket hits becomes a gap (and blasts, K8)."""
-    if not state["rules"]["floor_destruction"]:
-        return
     name = cell_name(*xy)
+    if not state["rules"]["floor_destruction"]:
+        events.append({
+            "type": "absorbed", "cell": name,
+            "text": f"The shot lands on the empty space {name}: the floor holds.",
+        })
+        return
     state["gaps"] = sorted([*state["gaps"], name], key=parse_cell)
     events.append({
         "type": "floor_destroyed", "cell": name,

@@ -145,6 +145,19 @@ class TubeTanks(Game):
     def options_need_agreement(self, options: BaseModel) -> bool:
         return isinstance(options, Options) and options.setup == "custom"
 
+    def check_start(self, players: int, options: BaseModel) -> str | None:
+        """K14: Mission 3 "needs Wall Destruction, and Target Anything or collateral hits" (or
+        an energy bolt a wall stops): without them no wall can ever fall. Refused at the start
+        rather than in the options model, so the host can toggle the rules in any order."""
+        if not isinstance(options, Options) or not options.mission_3:
+            return None
+        if not options.wall_destruction:
+            return "Mission 3 (destroy 5 walls) needs the Wall Destruction rule."
+        if not (options.target_anything or options.collateral_damage or options.energy_bolts):
+            return ("Mission 3 (destroy 5 walls) needs a way to hit walls: Target Anything, "
+                    "Collateral Damage or Energy Bolts.")
+        return None
+
     # --- the contract -------------------------------------------------------------------------
     def setup(self, players: int, options: BaseModel, rng: Dice) -> State:
         if players != 2:
@@ -321,11 +334,15 @@ class TubeTanks(Game):
         return []
 
     def _may_repair(self, state: State, index: int) -> bool:
-        """K11 (and Mission 1, which needs repairs): next to an Energy Pool."""
+        """K11: next to an Energy Pool. Without the Repair rule, Mission 1 still needs repairs,
+        but only at its own pool on the centre (K14): the setup's pools stay inert."""
         rules = state["rules"]
-        if not (rules["repair"] or rules["mission_1"]):
+        if rules["repair"]:
+            pools = {parse_cell(p) for p in state["pools"]}
+        elif rules["mission_1"]:
+            pools = {parse_cell(CENTRE)}
+        else:
             return False
-        pools = {parse_cell(p) for p in state["pools"]}
         return any(xy in pools for xy in neighbours(tank_xy(state["tanks"][index])))
 
     def _step(self, state: State, index: int, to: tuple[int, int], events: list[Event]) -> None:

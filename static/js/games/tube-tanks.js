@@ -270,12 +270,21 @@ export function createRenderer(root, ctx) {
     const stop = boltStop(selected);
     const rows = aims.map((aim) => {
       const { n, p, ifStay } = shotPreview(selected, aim);
-      const dice = n < 1 ? "automatic hit for 6" : `${n} ${n === 1 ? "die" : "dice"}, ${percent(p)} to hit`;
-      const stay = ifStay !== null && ifStay !== n ? ` (stay put first: ${ifStay < 1 ? "automatic hit" : `${ifStay} dice, ${percent(hitChance(ifStay))}`})` : "";
-      return h("div", { class: "tt-fire-row" },
-        h("button", { type: "button", class: "primary small", "data-testid": `tt-fire-${aim}`, disabled: busy, onclick: () => fireAt(selected, aim) },
-          aim === "token" ? "Fire from token" : "Fire"),
-        h("span", { class: "small", "data-testid": `tt-odds-${aim}` }, `${dice}${stay}`));
+      const fromToken = aim === "token" ? `token ${distance(activeTank().token, parseCell(selected))} away + 2 dice: ` : "";
+      const dice = fromToken + (n < 1 ? "automatic hit for 6" : `${n} ${n === 1 ? "die" : "dice"}, ${percent(p)} to hit`);
+      // K3: the -2 dice are a choice made before the shot (the tank then stays put all turn),
+      // so offer both shots side by side when the tank has not moved yet.
+      const steady = ifStay !== null && ifStay !== n && has({ type: "stay" });
+      const steadyDice = steady ? (ifStay < 1 ? "automatic hit for 6" : `${ifStay} ${ifStay === 1 ? "die" : "dice"}, ${percent(hitChance(ifStay))} to hit`) : "";
+      return h("div", { class: "tt-fire-rows" },
+        h("div", { class: "tt-fire-row" },
+          h("button", { type: "button", class: "primary small", "data-testid": `tt-fire-${aim}`, disabled: busy, onclick: () => fireAt(selected, aim) },
+            aim === "token" ? "Fire from token" : "Fire"),
+          h("span", { class: "small", "data-testid": `tt-odds-${aim}` }, `${dice}${steady ? " (you may move after)" : ""}`)),
+        steady ? h("div", { class: "tt-fire-row" },
+          h("button", { type: "button", class: "primary small", "data-testid": `tt-fire-${aim}-steady`, disabled: busy, onclick: () => fireAt(selected, aim, true) },
+            aim === "token" ? "Stay put, fire from token" : "Stay put and fire"),
+          h("span", { class: "small", "data-testid": `tt-odds-${aim}-steady` }, `${steadyDice} (no movement this turn)`)) : null);
     });
     return h("div", { class: "tt-selection", "data-testid": "tt-selection" },
       h("p", { class: "small" }, `Target: ${describeCell(selected)}, distance ${distance(parseCell(tank.cell), parseCell(selected))}.`),
@@ -283,8 +292,9 @@ export function createRenderer(root, ctx) {
       ...rows);
   }
 
-  async function fireAt(cell, aim) {
+  async function fireAt(cell, aim, steady = false) {
     selected = null;
+    if (steady && !(await send({ type: "stay" }))) return;
     await send({ type: "fire", target: cell, aim });
   }
 
@@ -329,7 +339,7 @@ export function createRenderer(root, ctx) {
         h("span", { class: `tt-result ${shot.result}`, "data-testid": "tt-shot-result" }, shot.result === "miss" ? "miss" : `hit for ${shot.damage}`)),
       h("div", { class: "tt-dice", "data-testid": "tt-dice" }, ...(shot.dice || []).map((f, i) => die(f, { rolling: fresh, index: i }))),
       h("p", { class: "small", "data-testid": "tt-shot-text" }, shot.text),
-      ...rest.slice(0, 6).map((e) => h("p", { class: "small muted" }, e.text)));
+      ...rest.map((e) => h("p", { class: "small muted" }, e.text)));
   }
 
   function rememberShot(events) {

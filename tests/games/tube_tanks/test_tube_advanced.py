@@ -474,3 +474,24 @@ def test_stunned_twice_still_costs_one_activation():
     assert len(of_type(events, "recover")) == 1
     state, _ = play(state, END, END)  # green 2, then orange 2 ... orange 1 acts next round
     assert not tank(state, "orange", 1)["stunned"]
+
+
+def test_without_floor_destruction_a_hit_on_empty_floor_leaves_it_and_says_so():
+    """Floor Destruction is an option: without it the empty space a shot hits stays floor
+    (K6 "empty floor becomes a gap (Floor Destruction)"), and the log says what happened."""
+    state = build(rules=with_rules(target_anything=True, blast=True), green=("H5", "A1", "B1"),
+                  orange=("I10", "O15", "N15"))
+    state, events = play(state, fire("H9"), dice=ScriptedDice(3, 3, 3, 3))
+    assert state["gaps"] == [] and not of_type(events, "blast")
+    assert tank(state, "orange", 1)["hp"] == 6
+    assert [e["cell"] for e in of_type(events, "absorbed")] == ["H9"]
+
+
+def test_a_6_damage_hit_blasts_even_when_the_target_had_fewer_hit_points():
+    """Blast: "Whenever a unit is hit with 6 points of damage" - the hit's size counts, not the
+    hit points the target had left (a 6 on every die against a 2-point tank)."""
+    state = build(rules=with_rules(blast=True), green=("H3", "A1", "B1"),
+                  orange=("H9", "H10", "O15"), hp={("orange", 1): 2})
+    state, events = play(state, fire("H9"), dice=ScriptedDice(*[6] * 6))
+    assert tank(state, "orange", 1)["destroyed"] and len(of_type(events, "blast")) == 1
+    assert tank(state, "orange", 2)["hp"] == 5

@@ -216,3 +216,38 @@ def test_first_player_is_drawn_by_the_dice():
     """1(d): "The first player is drawn at random" (from the match's seeded dice)."""
     firsts = {GAME.setup(2, GAME.parse_options({}), Dice(f"s{i}", 0))["first"] for i in range(20)}
     assert firsts == {0, 1}
+
+
+def test_mission_1_without_repair_rule_repairs_only_at_the_centre_pool():
+    """K14 / Repair: "If you wish to use this rule" - with Repair off, Mission 1 still needs its
+    repairs at the centre pool (H8), but the setup's other pools stay inert."""
+    rules = {**CORE, "mission_1": True}
+    state = build(rules=rules, pools=("C6", "H8"), green=("C5", "A1", "B1"), hp={("green", 1): 3})
+    assert {"type": "repair"} not in GAME.legal_moves(state, 0)
+    state = build(rules=rules, pools=("C6", "H8"), green=("H7", "A1", "B1"), hp={("green", 1): 3})
+    state, _ = play(state, {"type": "repair"})
+    assert tank(state, "green", 1)["hp"] == 5 and tank(state, "green", 1)["streak"] == 1
+    state = build(rules={**rules, "repair": True}, pools=("C6", "H8"), green=("C5", "A1", "B1"))
+    assert {"type": "repair"} in GAME.legal_moves(state, 0)
+
+
+@pytest.mark.parametrize(
+    ("flags", "refused"),
+    [
+        ({}, None),
+        ({"wall_destruction": False}, "Wall Destruction"),
+        ({"target_anything": False, "collateral_damage": False, "energy_bolts": False},
+         "a way to hit walls"),
+        ({"target_anything": False, "collateral_damage": False}, None),  # bolts hit walls
+    ],
+)
+def test_mission_3_needs_wall_destruction_and_a_way_to_hit_walls(flags, refused):
+    """K14: Mission 3 "needs Wall Destruction, and Target Anything or collateral hits": the
+    lobby refuses to start a match whose mission could never be achieved, with the reason."""
+    options = GAME.parse_options({"mission_3": True, **flags})
+    reason = GAME.check_start(2, options)
+    if refused is None:
+        assert reason is None
+    else:
+        assert reason is not None and refused in reason
+    assert GAME.check_start(2, GAME.parse_options({"wall_destruction": False})) is None
