@@ -2,6 +2,8 @@
 
 Asserted on what a person sees: the roll button, the highlighted end squares on the hotel
 map, the thief moving there in both browsers, and the drawn Event card shown to both.
+Frantic Mode, the no-winner ending of difficult mode and the order of the move and the Event
+card are checked on the renderer itself, fed wire states built from the rules module.
 Screenshots go to test-artifacts/.
 """
 
@@ -15,11 +17,15 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from app.engine.dice import Dice
+from app.engine.registry import get_game
 from tests.e2e.c64_browser import api_player
 
 pytestmark = pytest.mark.browser
 
 ROOT = '[data-testid="cd-thief"]'
+GAME = get_game("cd-thief")
+assert GAME is not None
 
 
 def started_match(base: str) -> tuple[str, dict[str, str], dict[str, str]]:
@@ -122,3 +128,150 @@ def test_a_refused_move_shows_its_reason(new_page: Any, live_server: str) -> Non
     page.evaluate("move => window.arcade.submit(move).catch(() => null)",
                   {"type": "move", "to": [9, 14]})
     expect(page.get_by_test_id("toast-error").first).to_be_visible()
+
+
+# --- Frantic Mode and the no-winner ending --------------------------------------------------
+# A real match reaches these only after a hundred turns of chance, so the renderer itself is
+# loaded in the browser and fed wire states built from the rules module (the same `view` the
+# server sends), with the events that `apply` produced.
+
+def wire(state: dict[str, Any], seat: int, version: int) -> dict[str, Any]:
+    game = GAME
+    outcome = game.outcome(state)
+    return {
+        "game": "cd-thief", "status": "finished" if outcome else "playing", "version": version,
+        "seats": [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bea"}], "you": seat,
+        "active_seats": sorted(game.active_seats(state)),
+        "legal_moves": game.legal_moves(state, seat), "board": game.view(state, seat),
+        "outcome": None if outcome is None else {
+            "winners": list(outcome.winners), "reason": outcome.reason},
+    }
+
+
+RENDERER_PAGE = """
+<!doctype html><html><head><link rel="stylesheet" href="/static/css/arcade.css"></head>
+<body><main id="root"></main></body></html>
+"""
+
+MOUNT = """async () => {
+  const module = await import("/static/js/games/cd-thief.js");
+  window.cdRenderer = module.createRenderer(document.getElementById("root"), {
+    you: 0, submit: (move) => { window.cdSubmitted = move; return Promise.resolve(); },
+  });
+}"""
+
+
+def renderer_page(new_page: Any, width: int = 1280) -> Any:
+    page = new_page(width=width, height=900)
+    page.goto("/static/css/arcade.css")  # same origin as the modules, no app script running
+    page.set_content(RENDERER_PAGE)
+    page.evaluate(MOUNT)
+    return page
+
+
+def update(page: Any, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    page.evaluate("([s, e]) => window.cdRenderer.update(s, e)", [state, events])
+    expect(page.locator(ROOT)).to_have_attribute("data-busy", "false", timeout=15_000)
+
+
+def test_frantic_mode_banner_itg_chase_and_white_die(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue item 7: "a Frantic Mode banner"; item 4: ITG's chase with the white die shown."""
+    game = GAME
+    state = game.setup(2, game.parse_options({}), Dice("frantic-ui", 0))
+    state["thieves"][0].update(pos=[10, 7], backpack=["cds", "key", "studson"],
+                               opened=["casino"])
+    state["thieves"][1]["pos"] = [15, 16]
+    for item in ("cds", "red-key", "red-studson"):
+        del state["items"][item]
+    state["frantic"] = 0
+    state["itg"] = [5, 3]
+    state["turn"] = {"seat": 0, "number": 9, "phase": "roll", "dice": None, "targets": [],
+                     "battled": []}
+    page = renderer_page(new_page, width=390)
+    update(page, wire(state, 0, 1), [])
+    banner = page.get_by_test_id("cd-frantic")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Frantic Mode")
+    expect(banner).to_contain_text("Red has the CDs")
+    expect(page.get_by_test_id("cd-pack-0")).to_contain_text("CDs")
+    turn = page.evaluate("s => window.cdRenderer.describeTurn(s)", wire(state, 0, 1))
+    assert turn["mine"] and turn["detail"].startswith("Frantic Mode!")
+
+    rolled, roll_events = game.apply(state, 0, {"type": "roll"}, Dice("frantic-ui", 1))
+    update(page, wire(rolled, 0, 2), roll_events)
+    expect(page.locator('[data-testid^="cd-target-"]').first).to_be_visible()
+    to = rolled["turn"]["targets"][0]
+    page.locator(f'[data-testid="cd-target-{to[0]}-{to[1]}"]').click()
+    assert page.evaluate("() => window.cdSubmitted") == {"type": "move", "to": to}
+    moved, move_events = game.apply(rolled, 0, {"type": "move", "to": to}, Dice("frantic-ui", 2))
+    itg = next(e for e in move_events if e["type"] == "itg")
+    assert not any(e["type"] == "card" for e in move_events)  # no Event cards in Frantic Mode
+    update(page, wire(moved, 0, 3), move_events)
+    expect(page.get_by_test_id("cd-dice").locator(".cdt-die.white")).to_have_text(str(itg["die"]))
+    piece = page.get_by_test_id("cd-piece-itg")
+    expect(piece).to_have_attribute("data-x", str(moved["itg"][0]))
+    expect(piece).to_have_attribute("data-y", str(moved["itg"][1]))
+    page.screenshot(path=str(artifacts / "cd-thief-frantic-phone.png"), full_page=True)
+
+
+def test_difficult_mode_no_winner_ending(new_page: Any, live_server: str, artifacts: Path) -> None:
+    """Issue item 5: "the no-winner ending": the last thief with lives is caught, the board
+    shows both thieves out, no buttons or highlighted squares, and the reason in words."""
+    game = GAME
+    state = game.setup(2, game.parse_options({"difficult": True}), Dice("no-winner-ui", 0))
+    state["thieves"][0].update(pos=[10, 7], lives=1)
+    state["thieves"][1].update(pos=None, lives=0, out=True)
+    state["items"] = {k: v for k, v in state["items"].items() if not k.startswith("green-")}
+    state["podcasters"]["scott"] = [10, 6]
+    state["turn"] = {"seat": 0, "number": 40, "phase": "battle", "dice": None, "targets": [],
+                     "battled": []}
+    page = renderer_page(new_page)
+    update(page, wire(state, 0, 1), [])
+    expect(page.get_by_test_id("cd-battle")).to_be_visible()
+    expect(page.get_by_test_id("cd-battle")).to_contain_text("Scott")
+    seed = next(  # a seed whose Battle dice lose (fewer than 4 hit points without a Zapper)
+        n for n in range(100)
+        if game.outcome(game.apply(state, 0, {"type": "battle"}, Dice("no-winner-ui", n))[0])
+    )
+    over, events = game.apply(state, 0, {"type": "battle"}, Dice("no-winner-ui", seed))
+    outcome = game.outcome(over)
+    assert outcome is not None and outcome.winners == ()
+    update(page, wire(over, 0, 2), events)
+    expect(page.get_by_test_id("cd-say")).to_contain_text("nobody wins")
+    expect(page.get_by_test_id("cd-roll")).to_be_hidden()
+    expect(page.get_by_test_id("cd-battle")).to_be_hidden()
+    expect(page.locator('[data-testid^="cd-target-"]')).to_have_count(0)
+    for seat in (0, 1):
+        expect(page.get_by_test_id(f"cd-pack-{seat}")).to_contain_text("Out of lives")
+    expect(page.get_by_test_id("cd-piece-thief-0")).to_have_count(0)
+    assert page.evaluate("s => window.cdRenderer.describeTurn(s)", wire(over, 0, 2)) is None
+    page.screenshot(path=str(artifacts / "cd-thief-no-winner.png"), full_page=True)
+
+
+def test_the_event_card_is_turned_over_after_the_thief_walks(
+    new_page: Any, live_server: str
+) -> None:
+    """Rulebook Player Turn: the Event card is taken after the move. While the move is being
+    animated the card panel still shows the previous card (read synchronously as the update
+    starts, no timing involved); once the animation is over it shows the drawn card."""
+    game = GAME
+    state = game.setup(2, game.parse_options({}), Dice("card-ui", 0))
+    state["thieves"][0]["pos"] = [10, 7]
+    state["turn"] = {"seat": 0, "number": 3, "phase": "roll", "dice": None, "targets": [],
+                     "battled": []}
+    rolled, _ = game.apply(state, 0, {"type": "roll"}, Dice("card-ui", 1))
+    page = renderer_page(new_page)
+    update(page, wire(rolled, 0, 1), [])
+    to = rolled["turn"]["targets"][0]
+    moved, events = game.apply(rolled, 0, {"type": "move", "to": to}, Dice("card-ui", 2))
+    card = next(e["card"] for e in events if e["type"] == "card")
+    during = page.evaluate(
+        """([s, e]) => { window.cdRenderer.update(s, e);
+             return document.querySelector('[data-testid="cd-card"]').textContent; }""",
+        [wire(moved, 0, 2), events],
+    )
+    assert "No card drawn yet" in during
+    expect(page.locator(ROOT)).to_have_attribute("data-busy", "false", timeout=15_000)
+    expect(page.get_by_test_id("cd-card-title")).to_have_text(f"#{card['number']} {card['title']}")

@@ -318,8 +318,8 @@ export function createRenderer(root, ctx) {
     renderStatic();
     fill(targetLayer);
     board = target;
-    const hasCard = events.some((e) => e.type === "card");
-    if (hasCard) drawCard(false);
+    // The card panel keeps the previous card until the "card" event in the sequence: the new
+    // one is turned over after the thief's walk, as at the table.
     await play(events, token);
     if (token !== animationToken) return;
     busy = false;

@@ -285,3 +285,23 @@ def test_carl_does_not_box_a_thief_in_when_he_can_help_it():
     state, _ = roll_to(state, 0, (1, 1))
     after, _ = act(state, 0, {"type": "move", "to": [19, 13]}, *battle(2, 2))
     assert after["carl"]["pos"] == [18, 12]
+
+
+def test_carl_in_front_of_the_entrance_does_not_seal_the_hotel_for_good():
+    """D7: Carl moves at "the next Carl icon" drawn by a thief "inside the hotel". Checks the
+    author's choice of Carl's square: even when he was left on (9,13), the only square behind
+    the main entrance, with every thief outside, the hotel is not sealed for ever: a thief can
+    still step onto the entrance square E (9,14), which is inside the hotel, and a Carl icon
+    she draws there moves him off (9,13) to a square that is not in front of a door."""
+    state = parked(fresh())
+    state["carl"]["pos"] = [9, 13]
+    put(state, 0, [9, 15])
+    put(state, 1, [15, 16])
+    state["deck"] = [43] + [c for c in state["deck"] if c != 43]
+    state, _ = roll_to(state, 0, (1, 2))
+    assert (9, 14) in {tuple(t) for t in state["turn"]["targets"]}
+    assert not any(t[1] < 14 for t in state["turn"]["targets"])  # Carl bars the way in
+    after, events = act(state, 0, {"type": "move", "to": [9, 14]}, *battle(2, 2))
+    assert any(e["type"] == "carl" and e["path"][-1] != [9, 13] for e in events)
+    assert after["carl"]["pos"] in ([10, 13], [8, 13])
+    assert after["carl"]["pos"] != [9, 13]

@@ -190,3 +190,24 @@ def test_podcasters_still_battle_during_frantic_mode():
     after, _ = act(state, 0, {"type": "move", "to": [12, 7]}, *rolls(1))
     assert after["turn"]["seat"] == 1 and after["turn"]["phase"] == "battle"
     assert after["podcasters"]["socal_mike"] == [16, 7]
+
+
+def test_frantic_thief_caught_by_itg_on_her_last_life_is_out_and_the_cds_stay():
+    """D9.5 then D8 in difficult mode: caught by ITG, the CDs are dropped toward the Casino,
+    she loses her last life and is out with her items (one in Carl's dustpan too), Frantic
+    Mode ends with ITG back home, and the dropped CDs stay in play for the others (D9.6)."""
+    state = frantic_red(at=(2, 2), lives=1)
+    state["difficult"] = True
+    state["thieves"][1]["lives"] = 5
+    state["carl"]["dustpan"] = "red-pass"
+    state["itg"] = [1, 1]
+    state, _ = roll_to(state, 0, (1, 2))
+    after, events = act(state, 0, {"type": "move", "to": [3, 4]}, *rolls(3))
+    red = after["thieves"][0]
+    assert red["out"] and red["pos"] is None and red["backpack"] == [] and red["lives"] == 0
+    assert after["items"]["cds"] == [3, 3]
+    assert not any(item.startswith("red-") for item in after["items"])
+    assert after["carl"]["dustpan"] is None
+    assert after["frantic"] is None and after["itg"] == [5, 3]
+    assert after["turn"]["seat"] == 1 and GAME.outcome(after) is None
+    assert [e["type"] for e in events].index("drop") < [e["type"] for e in events].index("out")

@@ -7,6 +7,7 @@ import pytest
 from cd_factories import GAME, act, fresh, parked, put, quiet_deck, roll_to, rolls, targets
 
 from app.engine.contract import IllegalMove
+from app.games.cd_thief.board import is_exit, orthogonal_neighbours, terrain
 from app.games.cd_thief.movement import Walker
 
 
@@ -189,6 +190,23 @@ def test_entrance_is_open_to_all():
     """3(d) legend: "E main entrance (open to all)"."""
     state = fresh()
     assert (9, 14) in walker_targets(state, 1, 1)  # green starts below the entrance
+
+
+def test_only_greens_start_square_leads_to_the_entrance_as_the_rulings_map_says():
+    """3(d) map: row 14 `#########E###########` and row 15 `#xxxxxxxRGYBxxxxxxxx#` put the
+    main entrance at (9,14) with walls either side and Green's start square (9,15) the only
+    Hotel Exit square next to it (checked against the rulings, not a transcription slip). So
+    while a thief stands on (9,15) nobody else can get in (D3: characters block passage), and
+    once she steps off, the others can."""
+    assert terrain((9, 14)) == "E" and terrain((8, 14)) == "#" and terrain((10, 14)) == "#"
+    assert [s for s in orthogonal_neighbours((9, 14)) if is_exit(s)] == [(9, 15)]
+    state = fresh()
+    assert state["thieves"][1]["pos"] == [9, 15]
+    for steps in range(2, 13):
+        assert all(t[1] >= 15 for t in walker_targets(state, 0, steps))
+    put(state, 1, [12, 16])
+    assert (9, 14) in walker_targets(state, 0, 2)  # (8,15) -> (9,15) -> (9,14)
+    assert (9, 13) in walker_targets(state, 0, 3)
 
 
 def test_moving_then_the_event_card_is_drawn():
