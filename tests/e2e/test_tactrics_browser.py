@@ -30,8 +30,9 @@ def routers(page: Any) -> dict[str, str]:
     }
 
 
-def turn_a_tower(page: Any, direction: str = "cw", skip: str = "") -> str:
-    """Clicks the first highlighted tower (other than `skip`) and turns it; returns its id."""
+def turn_a_tower(page: Any, direction: str = "cw", skip: str = "", on_board: bool = False) -> str:
+    """Clicks the first highlighted tower (other than `skip`) and turns it with the panel's
+    button, or with the arrow drawn beside it on the board; returns its id."""
     knob = page.locator(f'{LEGAL_TOWER}:not([data-tower="{skip}"])').first
     tower = knob.get_attribute("data-tower") or ""
     knob.click()
@@ -39,7 +40,7 @@ def turn_a_tower(page: Any, direction: str = "cw", skip: str = "") -> str:
         "data-selected", "true"
     )
     before = version(page)
-    page.get_by_test_id(f"rotate-{direction}").click()
+    page.get_by_test_id(f"{'board-' if on_board else ''}rotate-{direction}").click()
     expect(page.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
     return tower
 
@@ -83,7 +84,7 @@ def test_two_friends_play_crossing(new_page: Any, live_server: str, artifacts: P
     expect(bea.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "true")
     expect(bea.get_by_test_id("actions-left")).to_have_text("2 of 2 actions left")
     turn_a_tower(bea, "cw", skip="T53")
-    turn_a_tower(bea, "cw", skip="T53")
+    turn_a_tower(bea, "cw", skip="T53", on_board=True)
     expect(bea.get_by_test_id("actions-left")).to_have_text("0 of 2 actions left")
     bea.get_by_test_id("confirm").click()
     expect(ada.get_by_test_id("game-root")).to_have_attribute("data-version", "7")
@@ -119,7 +120,12 @@ def test_solitary_counts_rotations(new_page: Any, live_server: str, artifacts: P
 
     start = routers(page)
     page.locator('[data-testid="tower"][data-tower="T33"]').click()
-    page.get_by_test_id("rotate-cw").click()
+    # On a phone the turn arrows appear on the board beside the tower, no scrolling needed.
+    arrow = page.get_by_test_id("board-rotate-cw")
+    expect(arrow).to_be_in_viewport()
+    expect(arrow).to_have_attribute("data-tower", "T33")
+    page.screenshot(path=str(artifacts / "tactrics-solitary-phone-arrows.png"))
+    arrow.click()
     expect(counter).to_have_attribute("data-rotations", "1")
     page.locator('[data-testid="tower"][data-tower="T22"]').click()
     page.get_by_test_id("rotate-ccw").click()
@@ -250,7 +256,7 @@ def solitary_solution(view: dict[str, Any]) -> list[dict[str, Any]]:
         if chooser.random() < 0.1:
             move = chooser.choice(legal)
         else:
-            def score(m: dict[str, Any]) -> float:
+            def score(m: dict[str, Any], state: dict[str, Any] = state) -> float:
                 return rules.playout_score(rules.apply(state, 0, m, Dice("x", 1))[0], 0) or 0.0
             move = max(legal, key=lambda m: (score(m), chooser.random()))
         state, _ = rules.apply(state, 0, move, Dice("x", 1))

@@ -264,6 +264,12 @@ class Crossing(TurnGame):
                         + ": turning it costs a reserve controller.")
             if kind_now == "normal" and move.get("reserve"):
                 return f"You may turn {tower} without spending a reserve controller."
+            if kind_now is None and state["options"]["minority_rotation"]:
+                why = (f"{tower} is claimed by {self.colour_of(state, claimant)}"
+                       if claimant is not None and claimant != seat
+                       else f"another player has more routers on {tower}")
+                return (f"You have no reserve controller left (the minority rule is used at "
+                        f"most twice a game), and {why}.")
             if claimant is not None and claimant != seat:
                 owner = self.colour_of(state, claimant)
                 return f"{tower} is claimed by {owner}; you may not turn it."

@@ -38,9 +38,9 @@ from app.games.tactrics.board import (
     SLOTS,
     TOWER_SLOTS,
     TOWERS,
-    slot_list,
     distances_to,
     rotate_contents,
+    slot_list,
 )
 from app.games.tactrics.moves import TactricsMove
 from app.games.tactrics.turns import all_rotations
@@ -61,7 +61,7 @@ class SolitaryOptions(BaseModel):
     )
     colours: int = Field(
         default=3, ge=1, le=6,
-        description="Number of colours, 6 routers each (clustered has at most 3).",
+        description="Number of colours, 6 routers each (split: 1-6; clustered: exactly 3).",
     )
 
 
@@ -93,6 +93,16 @@ class Solitary(Game):
     Options = SolitaryOptions
     MoveType = TactricsMove
     record_order = "low"
+
+    def check_start(self, players: int, options: BaseModel) -> str | None:
+        """4(d): the clustered scenario is 3 colours on three towers around the centre; the
+        lobby says so rather than set-up changing the number of colours."""
+        assert isinstance(options, SolitaryOptions)
+        targets = SOLITARY["scenarios"][options.scenario]["targets"]
+        if options.scenario == "clustered" and options.colours != len(targets):
+            return (f"The clustered scenario is played with {len(targets)} colours, not "
+                    f"{options.colours}; choose {len(targets)} colours or the split scenario.")
+        return None
 
     def setup(self, players: int, options: BaseModel, rng: Dice) -> State:
         if players != 1:

@@ -36,9 +36,9 @@ from app.games.tactrics.board import (
     OPPOSITE_DIRECTION,
     TOWER_SLOTS,
     TOWERS,
+    rotate_contents,
     slot_list,
     tower_list,
-    rotate_contents,
 )
 from app.games.tactrics.moves import TactricsMove
 

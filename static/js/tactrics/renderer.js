@@ -76,8 +76,9 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     towers: svg("g", { class: "tac-towers" }),
     routers: svg("g", { class: "tac-routers" }),
     knobs: svg("g", { class: "tac-knobs" }),
+    arrows: svg("g", { class: "tac-arrows" }),
   };
-  svgRoot.append(layers.base, layers.goals, layers.towers, layers.routers, layers.knobs);
+  svgRoot.append(layers.base, layers.goals, layers.towers, layers.routers, layers.knobs, layers.arrows);
   layers.base.append(svg("polygon", { points: hexOutline(), class: "tac-hex" }));
   for (const slot of SLOT_IDS) {
     layers.base.append(svg("polygon", { points: trianglePoints(slot, 0.92), class: "tac-slot", "data-slot": slot },
@@ -169,6 +170,10 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     if (!movesForTower(tower).length) return;
     selected = selected?.kind === "tower" && selected.id === tower ? null : { kind: "tower", id: tower };
     render();
+    // Claims and take-backs are listed under the board: bring them into view on a phone.
+    if (selected && movesForTower(tower).some((m) => m.type !== "rotate")) {
+      options.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+    }
   }
 
   function clickSlot(slot) {
@@ -193,16 +198,31 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     return inLegal ? null : legal().find((m) => m.type === "undo") || null;
   }
 
+  /** The legal move that turns `tower` in `direction` (Solitary: the undo when it is the
+   *  last rotation straight back), or null. */
+  function rotationFor(tower, direction) {
+    const move = legal().find((m) => m.type === "rotate" && m.tower === tower && m.direction === direction);
+    if (move) return move;
+    return mode === "solitary" ? solitaryUndoFor({ type: "rotate", tower, direction }) : null;
+  }
+
+  /** Why `tower` may not turn in `direction` while the other way is open, in words. */
+  function blockedReason(tower, direction) {
+    const last = board?.mouse_last;
+    if (mode === "cat-mouse" && last && last[0] === tower && last[1] !== direction) {
+      return `The cats may not turn ${tower} ${DIRECTION_WORDS[direction]}: that would undo the mouse's last rotation.`;
+    }
+    return null;
+  }
+
   function rotateButtons(tower) {
-    const rotations = legal().filter((m) => m.type === "rotate" && m.tower === tower);
     const buttons = [];
     for (const direction of ["ccw", "cw"]) {
-      let move = rotations.find((m) => m.direction === direction);
-      if (!move && mode === "solitary") move = solitaryUndoFor({ type: "rotate", tower, direction });
+      const move = rotationFor(tower, direction);
       const label = direction === "cw" ? "↻ Clockwise" : "↺ Anticlockwise";
       buttons.push(h("button", {
         type: "button", class: move?.reserve ? "ghost tac-reserve" : "", "data-testid": `rotate-${direction}`,
-        disabled: !move, title: move ? describeMove(move, board) : `You may not turn ${tower} ${DIRECTION_WORDS[direction]} now`,
+        disabled: !move, title: move ? describeMove(move, board) : (blockedReason(tower, direction) || `You may not turn ${tower} ${DIRECTION_WORDS[direction]} now`),
         onclick: () => { if (move) submit(move); },
       }, label, move?.reserve ? " (reserve)" : ""));
     }
@@ -287,10 +307,40 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     }
   }
 
+  // Two round arrows beside the selected tower, on the board itself, so a phone player turns
+  // it without scrolling down to the panel's buttons.
+  function drawArrows() {
+    const items = [];
+    const turnable = selected?.kind === "tower" && ["ccw", "cw"].some((d) => rotationFor(selected.id, d));
+    if (turnable) {
+      const tower = selected.id;
+      const [cx, cy] = towerCentre(tower);
+      for (const direction of ["ccw", "cw"]) {
+        const move = rotationFor(tower, direction);
+        // Up-left and up-right of the knob, between its neighbours' knobs (30 degrees off).
+        const x = cx + (direction === "cw" ? 0.97 : -0.97) * SCALE;
+        const y = cy - 0.56 * SCALE;
+        const words = move ? describeMove(move, board) : (blockedReason(tower, direction) || `You may not turn ${tower} ${DIRECTION_WORDS[direction]} now`);
+        items.push(svg("g", {
+          class: `tac-arrow${move ? "" : " off"}${move?.reserve ? " reserve" : ""}`,
+          role: "button", tabindex: move ? "0" : "-1", "aria-label": words, "aria-disabled": String(!move),
+          "data-testid": `board-rotate-${direction}`, "data-tower": tower,
+          onclick: (event) => { event.stopPropagation(); if (move) submit(move); },
+          onkeydown: (event) => { if (move && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); submit(move); } },
+        },
+        svg("circle", { cx: x, cy: y, r: 0.52 * SCALE }),
+        svg("text", { x, y: y + 0.24 * SCALE }, direction === "cw" ? "↻" : "↺"),
+        svg("title", { text: words })));
+      }
+    }
+    fill(layers.arrows, items);
+  }
+
   /** How many actions this turn still has, in the game's own words. */
   function turnWords(turn) {
     if (mode === "cat-mouse") {
       if (turn.seat === 0) {
+        if (turn.used === 0) return "make at least one rotation";
         return turn.left > 0
           ? `${turn.used} rotation${turn.used === 1 ? "" : "s"} made (the mouse may go on)`
           : `${turn.used} rotation${turn.used === 1 ? "" : "s"} made: a cat moved, end your turn`;
@@ -306,13 +356,13 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     const over = board.phase === "over" || state.status === "finished";
     undoBtn.disabled = !legal().some((m) => m.type === "undo") || busy;
     confirmBtn.disabled = !legal().some((m) => m.type === "confirm") || busy;
-    undoBtn.hidden = !myTurn && mode !== "solitary";
+    undoBtn.hidden = over || (!myTurn && mode !== "solitary");
     confirmBtn.hidden = !myTurn;
     if (mode === "solitary") {
       counter.textContent = `${board.rotations} rotation${board.rotations === 1 ? "" : "s"} · ${board.placed}/${board.total} home`;
       counter.dataset.rotations = String(board.rotations);
       status.textContent = over
-        ? `Solved in ${board.rotations} rotations.`
+        ? `Solved in ${board.rotations} rotation${board.rotations === 1 ? "" : "s"}.`
         : "Turn any tower. Bring every router around the tower ringed in its colour.";
     } else if (board.phase === "setup") {
       counter.textContent = "";
@@ -324,7 +374,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
       counter.dataset.left = String(turn.left);
       const who = turn.seat === you ? "Your turn" : `${seatLabel(turn.seat)} (${seatName(turn.seat)}) ${mode === "cat-mouse" && turn.seat === 1 ? "are" : "is"} playing`;
       status.textContent = myTurn
-        ? (turn.left > 0 ? `${who}: click a highlighted tower, then turn it.` : `${who}: no actions left, end your turn (or undo).`)
+        ? (turn.left > 0 ? `${who}: click a highlighted tower, then an arrow beside it.` : `${who}: no actions left, end your turn (or undo).`)
         : who;
     } else {
       counter.textContent = "";
@@ -339,6 +389,8 @@ export function createTactricsRenderer(root, ctx, { mode }) {
       const moves = movesForTower(selected.id);
       items.push(h("div", { class: "tac-option-head" }, `Tower ${selected.id}`));
       if (moves.some((m) => m.type === "rotate") || mode === "solitary") items.push(h("div", { class: "tac-rotate" }, rotateButtons(selected.id)));
+      const blocked = ["ccw", "cw"].map((d) => (rotationFor(selected.id, d) ? null : blockedReason(selected.id, d))).find(Boolean);
+      if (blocked) items.push(h("p", { class: "tac-blocked small", "data-testid": "rotate-blocked" }, blocked));
       for (const move of moves.filter((m) => m.type !== "rotate")) {
         items.push(h("button", { type: "button", class: "ghost small", "data-testid": "action-option", onclick: () => { selected = null; submit(move); } }, describeMove(move, board)));
       }
@@ -380,6 +432,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     drawGoals();
     drawTowers();
     drawRouters();
+    drawArrows();
     drawPanel();
   }
 
@@ -458,7 +511,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     const active = s.active_seats || [];
     const mine = you !== null && active.includes(you) && (s.legal_moves || []).length > 0;
     if (mode === "solitary") {
-      return { mine, title: mine ? "Your puzzle" : "Solitary", detail: `${b.rotations} rotations so far`, color: "var(--accent)" };
+      return { mine, title: mine ? "Your puzzle" : "Solitary", detail: `${b.rotations} rotation${b.rotations === 1 ? "" : "s"} so far`, color: "var(--accent)" };
     }
     if (b.phase === "setup") {
       return mine
@@ -470,7 +523,9 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     if (mine) {
       const detail = mode === "cat-mouse"
         ? (you === 0 ? "Turn towers around the mouse; turning a cat ends your rotations." : "Turn one tower with a cat on it.")
-        : "Turn a highlighted tower; undo until you confirm.";
+        : mode === "crossing-advanced"
+          ? "Turn or claim a highlighted tower, or move one of your controllers; undo until you confirm."
+          : "Turn a highlighted tower; undo until you confirm.";
       return { mine, title: `Your turn: ${turnWords(b.turn)}`, detail, color: seatColour(you) };
     }
     const used = mode === "cat-mouse" ? `${b.turn.used} rotation${b.turn.used === 1 ? "" : "s"} so far` : `${b.turn.used} of ${b.turn.allowed} actions used`;

@@ -159,3 +159,14 @@ def test_cats_win_when_the_mouse_is_cornered() -> None:
     outcome = G.outcome(state)
     assert outcome.winners == (1,)
     assert "cornered" in outcome.reason and events[-1]["type"] == "game_over"
+
+
+def test_the_last_rotation_is_the_one_standing_at_the_confirm() -> None:
+    """Rulebook: "The last rotation of the mouse cannot be undone"; V8: the cats may not make
+    "the exact reverse ... of the mouse's last rotation": the last one the mouse kept, not
+    one it took back with undo before confirming."""
+    state = fresh(CAT_MOUSE, 2)
+    state, _ = act(CAT_MOUSE, state, 0, rotate("T12", "ccw"), rotate("T13", "cw"), UNDO,
+                   CONFIRM)
+    assert state["mouse_last"] == ["T12", "ccw"]
+    assert G.view(state, 1)["mouse_last"] == ["T12", "ccw"]

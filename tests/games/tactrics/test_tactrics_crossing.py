@@ -236,6 +236,15 @@ def test_a_tie_may_turn() -> None:
         assert rotate("T11", reserve=True) not in G.legal_moves(state, seat)
 
 
+def test_the_majority_is_over_every_other_player() -> None:
+    """V3: "n(p) >= n(q) for every other player q": with three players a tie with one
+    opponent is not enough when a third has more (Red 1, Yellow 1, Blue 2 on T22)."""
+    routers = {T22[0]: "red", T22[1]: "yellow", T22[2]: "blue", T22[3]: "blue", "C11": "red"}
+    for seat, may in ((0, False), (1, False), (2, True)):
+        state = position(CROSSING, 3, routers=routers, seat=seat)
+        assert ("T22" in towers_in(G.legal_moves(state, seat))) is may, seat
+
+
 def test_no_router_no_turn() -> None:
     """V3: "Player p may turn the tower if n(p) >= 1"."""
     state = position(CROSSING, routers={T11[0]: "blue", "C11": "red"}, seat=0)
@@ -291,6 +300,18 @@ def test_minority_rotation_only_twice_per_game() -> None:
     state, _ = act(CROSSING, state, 0, *twice)
     assert state["reserve"][0] == 0
     assert "T22" not in towers_in(G.legal_moves(state, 0))
+
+
+def test_no_reserve_left_says_so() -> None:
+    """Rulebook: "As each player has basically only two controllers available, the minority
+    rotation rule can only be applied twice per player per game": once both are spent the
+    refusal says that, not only that someone has more routers."""
+    state = position(CROSSING, routers=OUTNUMBERED, minority_rotation=True)
+    state["reserve"] = [0, 2]
+    with pytest.raises(IllegalMove, match="no reserve controller left"):
+        G.apply(state, 0, rotate("T22", reserve=True), dice())
+    with pytest.raises(IllegalMove, match="no reserve controller left"):
+        G.apply(state, 0, rotate("T22"), dice())
 
 
 def test_undo_returns_the_reserve_controller() -> None:
@@ -358,6 +379,22 @@ def test_a_finish_made_by_another_player_wins_for_the_finished_one() -> None:
     state, _ = act(CROSSING, state, 0, rotate("T21", "cw"))
     assert G.outcome(state).winners == (1,)
     assert "Blue" in G.outcome(state).reason
+
+
+def test_several_others_finished_the_first_after_the_active_player_wins() -> None:
+    """V5: "otherwise the first finished player after her in turn order", counted round the
+    table: with 3 players (goals T53, T13, T31) Yellow (seat 1) turns a far tower while Red
+    (seat 0) and Blue (seat 2) both stand finished; Blue comes first after Yellow."""
+    state = position(CROSSING, 3, seat=1)
+    red, yellow, blue = colours(state)
+    routers = {s: red for s in TOWER_SLOTS["T53"]}
+    routers.update({s: blue for s in TOWER_SLOTS["T31"]})
+    routers.update({"B8": yellow, "C11": yellow})  # T24 (C9 C10 B9 B8 B7 C8) holds B8
+    state["routers"] = routers
+    state, _ = act(CROSSING, state, 1, rotate("T24"))
+    outcome = G.outcome(state)
+    assert outcome.winners == (2,)
+    assert "Blue" in outcome.reason
 
 
 def team_position(blue_home: bool):

@@ -43,7 +43,10 @@ def playthrough(game_id: str) -> dict[str, Any]:
         if chooser.random() < 0.1:
             move = chooser.choice(legal)
         else:
-            def score(m: dict[str, Any]) -> float:
+            def score(
+                m: dict[str, Any], state: dict[str, Any] = state, seat: int = seat,
+                number: int = number,
+            ) -> float:
                 after, _ = g.apply(state, seat, m, Dice("golden", number))
                 return g.playout_score(after, seat) or 0.0
             move = max(legal, key=lambda m: (score(m), chooser.random()))
