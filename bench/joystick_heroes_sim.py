@@ -41,7 +41,9 @@ def choose(state: dict[str, Any], seat: int, legal: list[dict[str, Any]],
     kinds = {m["type"] for m in legal}
     question = state["question"]
     if question is not None:
-        accept = question["kind"] in ("coop", "tilt", "thief")
+        # A reaction is asked of every seat that could hold the card; only holders may accept.
+        accept = question["kind"] in ("coop", "tilt", "thief") and {
+            "type": "answer", "accept": True} in legal
         if question["kind"] == "versus":
             card = state["arcade"][question["spot"]]["card"]
             accept = dice_for(state, seat, card) >= dice_for(state, question["asker"], card)
@@ -94,13 +96,21 @@ def simulate(players: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     name = f"sim-{players}-{seed}"
     state = GAME.setup(players, GAME.parse_options({}), Dice(name, 0))
-    tournaments = high_scores = 0
+    tournaments = high_scores = reactions = 0
     for number in range(1, 100_000):
         if GAME.outcome(state) is not None:
             break
-        seat = min(GAME.active_seats(state))
+        active = GAME.active_seats(state)
+        question = state["question"]
+        if question is not None and "answers" in question:
+            # Answered seats stay on a reaction question until all are in: ask the others.
+            active = frozenset(s for s in active if str(s) not in question["answers"])
+        seat = min(active)
         move = choose(state, seat, GAME.legal_moves(state, seat), rng)
         state, events = GAME.apply(state, seat, move, Dice(name, number))
+        opened = state["question"]
+        if opened is not None and "answers" in opened and not opened["answers"]:
+            reactions += 1  # a Tilt!/Ticket Thief question everyone who could hold it answers
         tournaments += sum(1 for e in events if e["type"] == "tournament_win")
         high_scores += sum(1 for e in events if e["type"] == "collect" and e["high_score"])
     outcome = GAME.outcome(state)
@@ -114,6 +124,7 @@ def simulate(players: int, seed: int) -> dict[str, Any]:
         "shared": len(outcome.winners) > 1,
         "tournaments": tournaments,
         "high_scores": high_scores,
+        "reactions": reactions,
     }
 
 
@@ -140,6 +151,9 @@ def main() -> None:
         print(f"  tournaments per game {statistics.mean(g['tournaments'] for g in games):.2f}   "
               f"High Scores per game {statistics.mean(g['high_scores'] for g in games):.2f}   "
               f"shared wins {sum(g['shared'] for g in games)}")
+        plays = [g["rounds"] * players for g in games]
+        print(f"  reaction questions   {summary([g['reactions'] for g in games])}  "
+              f"(about {sum(g['reactions'] for g in games) / sum(plays):.1f} per turn)")
         spread: dict[int, int] = {}
         for g in games:
             spread[g["winner_prizes"]] = spread.get(g["winner_prizes"], 0) + 1

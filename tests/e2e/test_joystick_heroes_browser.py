@@ -96,6 +96,14 @@ def test_two_friends_play_a_round(new_page: Any, live_server: str, artifacts: Pa
                 dice = tray.get_by_test_id("scoring-die").count()
                 expect(other.get_by_test_id("scoring-die")).to_have_count(dice)
                 if not rolled_seen:
+                    # The other player holds cards, so she is asked about Tilt! whether she
+                    # holds one or not (the question gives nobody away); without one her page
+                    # passes for her after a short pause.
+                    expect(other.get_by_test_id("question-text")).to_have_attribute(
+                        "data-kind", "tilt"
+                    )
+                    other.screenshot(path=str(artifacts / "joystick-heroes-reaction.png"),
+                                     full_page=True)
                     page.screenshot(path=str(artifacts / "joystick-heroes-roll.png"),
                                     full_page=True)
                 rolled_seen = True

@@ -8,8 +8,9 @@ State keys used here, on top of `decks.py` and `plays.py`:
 - ``turn``: None | {"seat", "step": "start" | "play", "free", "favorite", "spot",
   "challenger", "queue": [seats still to play this card], "scores": {seat: score},
   "high_score"}.
-- ``question``: None | {"kind": "versus" | "coop" | "tilt" | "thief", "seat": the asked seat,
-  "queue": seats to ask next, "asker", ...}.
+- ``question``: None | {"kind": "versus" | "coop", "seat": the asked seat, "queue": seats to ask
+  next, "asker", ...} | {"kind": "tilt" | "thief", "asker", "seats": every seat asked at once,
+  "answers": {seat: bool} (private), "amount" (thief)}: see `plays.reaction_seats`.
 - ``blocked``: {spot: seat} Out of Order cards on the arcade.
 - ``powerup``: None | {"final", "carts": [[action, ...] per seat], "done": [bool per seat]}.
 - ``tournament``: None | {"card", "kind": "all_play" | "sudden_death", "entrants",
@@ -39,6 +40,7 @@ from app.games.joystick_heroes.decks import (
     retire_card,
 )
 from app.games.joystick_heroes.plays import (
+    REACTION_KINDS,
     ask_thief,
     clockwise_from,
     collect,
@@ -98,10 +100,12 @@ def next_turn(state: State, rng: Dice, events: list[Event]) -> None:
             end_play_phase(state, rng, events)
             return
         seat = state["order"][state["order_index"]]
-        _lift_out_of_order(state, seat, events)
         player = state["players"][seat]
         if player["played"]:
-            continue  # she already played this round as a Versus challenger (H9)
+            # She already played this round as a Versus challenger (H9): that was her turn, so
+            # a sign she put up then stays until her next one.
+            continue
+        _lift_out_of_order(state, seat, events)
         if player["tokens"] <= 0:
             events.append({"type": "skip", "seat": seat,
                            "text": f"{hero(seat)} has no tokens left and skips this round."})
@@ -230,9 +234,11 @@ def answer(state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
     question = state["question"]
     kind = question["kind"]
     name = hero(seat)
+    if kind in REACTION_KINDS:
+        _answer_reaction(state, seat, accept, rng, events)
+        return
     if not accept:
-        words = {"versus": "does not challenge", "coop": "does not lend a cube",
-                 "tilt": "lets the roll stand", "thief": "lets the tickets go"}[kind]
+        words = {"versus": "does not challenge", "coop": "does not lend a cube"}[kind]
         events.append({"type": "decline", "seat": seat, "question": kind,
                        "text": f"{name} {words}."})
         if question["queue"]:
@@ -264,11 +270,34 @@ def answer(state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
                        "column": question["column"],
                        "text": f"{name} lends a {COLUMN_NAMES[question['column']]} cube to "
                        f"{hero(asker)} for 1 ticket: +1 Scoring die."})
+
+
+def _answer_reaction(
+    state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
+) -> None:
+    """A reaction question is answered by every asked seat privately; nothing is resolved (and
+    nothing is told to the others) until the last answer is in. Until then a seat may change
+    its answer, so the asked seats stay on the clock together and nobody learns who is slow."""
+    question = state["question"]
+    kind = question["kind"]
+    answers = {**question["answers"], str(seat): accept}
+    state["question"] = {**question, "answers": answers}
+    card = "Tilt!" if kind == "tilt" else "Ticket Thief"
+    if len(answers) < len(question["seats"]):
+        words = f"play {card}" if accept else "pass"
+        events.append({"type": "answered", "seat": seat, "only": [seat],
+                       "text": f"You {words}; waiting for the others to answer."})
+        return
+    state["question"] = None
+    takers = [s for s in question["seats"] if answers[str(s)]]
+    if not takers:
+        events.append({"type": "no_reaction", "question": kind,
+                       "text": f"Nobody plays {card}."})
     elif kind == "tilt":
-        tilt(state, seat, rng, events)
+        tilt(state, takers[0], rng, events)
     else:
-        steal(state, question, seat, events)
-        _after_question(state, kind, rng, events)
+        steal(state, question, takers[0], events)
+    _after_question(state, kind, rng, events)
 
 
 def _after_question(state: State, kind: str, rng: Dice, events: list[Event]) -> None:
@@ -586,6 +615,12 @@ def _declare(state: State, winners: list[int], how: str | None, events: list[Eve
         reason = f"{names} is the new Joystick Hero, with {how}!"
     else:
         reason = f"{names} share the win."
+    # "The player with the least is the Joystick Zero. Everyone else... just played."
+    least = min(p["prizes"] for p in players)
+    zeros = [p["seat"] for p in players if p["prizes"] == least and p["seat"] not in winners]
+    if len(players) > 1 and zeros:
+        reason += f" {' and '.join(hero(s) for s in zeros)} " \
+            f"{'is the Joystick Zero' if len(zeros) == 1 else 'are the Joystick Zeros'}."
     state["phase"] = "over"
     state["turn"] = None
     state["play"] = None
@@ -595,6 +630,6 @@ def _declare(state: State, winners: list[int], how: str | None, events: list[Eve
         "reason": reason,
         "scores": {str(p["seat"]): p["prizes"] for p in players},
         "details": {"tickets": {str(p["seat"]): p["tickets"] for p in players},
-                    "history": state["history"]},
+                    "history": state["history"], "joystick_zero": zeros},
     }
     events.append({"type": "game_over", "winners": sorted(winners), "text": reason})

@@ -50,7 +50,7 @@ from app.games.joystick_heroes.flow import (
     update_player,
 )
 from app.games.joystick_heroes.moves import JoystickHeroesMove
-from app.games.joystick_heroes.plays import apply_play_move, play_moves
+from app.games.joystick_heroes.plays import REACTION_KINDS, apply_play_move, holds, play_moves
 from app.games.joystick_heroes.scoring import (
     dice_count,
     face_points,
@@ -162,8 +162,13 @@ class JoystickHeroes(Game):
             return frozenset()
         if phase == "setup":
             return frozenset(p["seat"] for p in state["players"] if p["genres"] is None)
-        if state["question"] is not None:
-            return frozenset((state["question"]["seat"],))
+        question = state["question"]
+        if question is not None:
+            if question["kind"] in REACTION_KINDS:
+                # Every asked seat stays on until all have answered: who answered when is
+                # nobody else's business.
+                return frozenset(question["seats"])
+            return frozenset((question["seat"],))
         if phase == "powerup":
             return frozenset(s for s, done in enumerate(state["powerup"]["done"]) if not done)
         if state["play"] is not None:
@@ -178,7 +183,12 @@ class JoystickHeroes(Game):
         phase = state["phase"]
         if phase == "setup":
             return [{"type": "choose_genres", "genres": pair} for pair in GENRE_PAIRS]
-        if state["question"] is not None:
+        question = state["question"]
+        if question is not None:
+            if question["kind"] in REACTION_KINDS and not holds(
+                state, seat, REACTION_KINDS[question["kind"]]
+            ):
+                return [{"type": "answer", "accept": False}]
             return [{"type": "answer", "accept": True}, {"type": "answer", "accept": False}]
         if phase == "powerup":
             return powerup_moves(state, seat)
@@ -241,7 +251,11 @@ class JoystickHeroes(Game):
 
     def _refusal(self, state: State, seat: int, move: Move) -> str:
         kind = move.get("type") if isinstance(move, dict) else None
-        if state["question"] is not None:
+        question = state["question"]
+        if question is not None:
+            if kind == "answer" and question["kind"] in REACTION_KINDS:
+                card = "Tilt!" if question["kind"] == "tilt" else "Ticket Thief"
+                return f"You hold no {card} to play: you can only pass."
             return "Answer the question first (yes or no)."
         if kind == "move_to":
             return "You must move to a Games card with no pawn on it, other than your spot."
@@ -254,15 +268,25 @@ class JoystickHeroes(Game):
 
     # --- clocks (platform hooks) -------------------------------------------------------------
     def decision_seconds(self, state: State) -> int | None:
-        """Seconds an asked player has to answer a Versus, Co-op or reaction question."""
-        if state["phase"] != "over" and state["question"] is not None:
-            return int(RULES["decision_seconds"])
-        return None
+        """Seconds an asked player has to answer a Versus or Co-op question; a reaction
+        question (Tilt!, Ticket Thief), asked of everyone who could hold the card at every
+        roll or collection, gets a shorter clock so the table keeps moving."""
+        question = state["question"]
+        if state["phase"] == "over" or question is None:
+            return None
+        if question["kind"] in REACTION_KINDS:
+            return int(RULES["reaction_seconds"])
+        return int(RULES["decision_seconds"])
 
     def timeout_move(self, state: State, seat: int) -> Move | None:
         """No answer in time counts as "no"."""
         question = state["question"]
-        if state["phase"] != "over" and question is not None and question["seat"] == seat:
+        if state["phase"] == "over" or question is None:
+            return None
+        if question["kind"] in REACTION_KINDS:
+            waiting = seat in question["seats"] and str(seat) not in question["answers"]
+            return {"type": "answer", "accept": False} if waiting else None
+        if question["seat"] == seat:
             return {"type": "answer", "accept": False}
         return None
 
@@ -346,9 +370,14 @@ class JoystickHeroes(Game):
         question = state["question"]
         if question is None:
             return None
-        if question["kind"] in ("tilt", "thief") and seat != question["seat"]:
-            # Asking reveals that she holds the card: only she learns what is being asked.
-            return {"kind": "reaction", "asker": question["asker"]}
+        if question["kind"] in REACTION_KINDS:
+            # Everyone who could hold the card is asked alike; a seat sees only whether it
+            # holds one and its own answer, never the others' answers.
+            out = {k: v for k, v in question.items() if k != "answers"}
+            if seat in question["seats"]:
+                out["holding"] = holds(state, seat, REACTION_KINDS[question["kind"]])
+                out["answer"] = question["answers"].get(str(seat))
+            return out
         return {k: v for k, v in question.items() if k != "queue"}
 
     def reveal_view(self, state: State) -> dict[str, Any]:

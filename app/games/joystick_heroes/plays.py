@@ -39,7 +39,7 @@ from app.games.joystick_heroes.content import (
     kind_of,
     power_name,
 )
-from app.games.joystick_heroes.decks import discard_power, set_hand
+from app.games.joystick_heroes.decks import build_power_deck, discard_power, set_hand
 from app.games.joystick_heroes.scoring import (
     dice_count,
     high_score_target,
@@ -141,6 +141,7 @@ def play_moves(state: State) -> list[Move]:
             elif kind in BEFORE_KINDS:
                 moves.append({"type": "play_card", "card": instance})
         moves.extend(_coop_moves(state))
+        moves.extend(_out_of_order_moves(state, hand))
         moves.extend({"type": "discard", "card": c} for c in hand)
         moves.append({"type": "roll"})
         return moves
@@ -171,13 +172,35 @@ def play_moves(state: State) -> list[Move]:
             moves.append({"type": "play_card", "card": instance})
         elif kind == "cheat_code":
             moves.extend({"type": "play_card", "card": instance, "face": f} for f in GAME_DIE)
-        elif kind == "second_wind" and _failing_level(play) and not play["second_wind_used"]:
+        elif kind == "second_wind" and _failing_level(play):
             moves.append({"type": "play_card", "card": instance})
     if _may_continue(state):
         moves.append({"type": "continue_game"})
+    moves.extend(_out_of_order_moves(state, hand))
     moves.extend({"type": "discard", "card": c} for c in hand)
     moves.append({"type": "done"})
     return moves
+
+
+def _out_of_order_moves(state: State, hand: list[str]) -> list[Move]:
+    """Out of Order's timing is "Your turn" (not "Start of your turn"): during her own play of
+    an arcade game (a Versus challenge is her turn too, H9), not in a tournament."""
+    if state["play"]["context"] != "arcade":
+        return []
+    card = next((c for c in hand if kind_of(c) == "out_of_order"), None)
+    if card is None:
+        return []
+    return [{"type": "play_card", "card": card, "spot": s} for s in sign_spots(state)]
+
+
+def sign_spots(state: State) -> list[int]:
+    """Where an Out of Order sign may go: a Games card with no pawn and no sign."""
+    taken = {p["spot"] for p in state["players"] if p["spot"] is not None}
+    blocked = {int(s) for s in state["blocked"]}
+    return [
+        spot for spot, entry in enumerate(state["arcade"])
+        if entry["card"] is not None and spot not in taken and spot not in blocked
+    ]
 
 
 def _failing_level(play: dict[str, Any]) -> bool:
@@ -268,18 +291,35 @@ def _set_face(play: dict[str, Any], face: str) -> None:
     play["tilted"] = False
 
 
+REACTION_KINDS = {"tilt": "tilt", "thief": "ticket_thief"}
+
+
+def holds(state: State, seat: int, kind: str) -> bool:
+    return any(kind_of(c) == kind for c in state["players"][seat]["hand"])
+
+
+def reaction_seats(state: State, question: str, actor: int) -> list[int]:
+    """The seats asked at a reaction moment, clockwise from the actor: every other seat that,
+    from what the table knows, could hold the card (a card in hand while some copy of it is
+    not publicly in the discards). Who really holds it never decides who is asked, so being
+    asked reveals nothing; non-holders can only answer no."""
+    kind = REACTION_KINDS[question]
+    copies = sum(1 for c in build_power_deck(len(state["players"]) == 1) if kind_of(c) == kind)
+    if copies <= sum(1 for c in state["power_discard"] if kind_of(c) == kind):
+        return []
+    return [s for s in clockwise_from(state, actor)[1:] if state["players"][s]["hand"]]
+
+
 def ask_tilt(state: State, which: str, events: list[Event]) -> None:
-    """Tilt! (Reaction): every other holder may make the roller reroll this Game die once."""
+    """Tilt! (Reaction): after a Game die roll, the other players who could hold a Tilt! are
+    asked together; the first taker clockwise makes the roller reroll it once."""
     play = state["play"]
     play["last_die"] = which
     play["tilted"] = False
-    holders = [
-        s for s in clockwise_from(state, play["seat"])[1:]
-        if any(kind_of(c) == "tilt" for c in state["players"][s]["hand"])
-    ]
-    if holders:
-        state["question"] = {"kind": "tilt", "seat": holders[0], "queue": holders[1:],
-                             "asker": play["seat"]}
+    asked = reaction_seats(state, "tilt", play["seat"])
+    if asked:
+        state["question"] = {"kind": "tilt", "asker": play["seat"], "seats": asked,
+                             "answers": {}}
 
 
 def tilt(state: State, holder: int, rng: Dice, events: list[Event]) -> None:
@@ -414,6 +454,10 @@ def _play_card(state: State, move: Move, rng: Dice, events: list[Event]) -> None
     elif kind == "ticket_bonanza":
         play["bonanza"] += 1
         text = f"{name} plays {title}: 2 more tickets if this game pays tickets."
+    elif kind == "out_of_order":
+        state["blocked"] = {**state["blocked"], str(move["spot"]): seat}
+        text = (f"{name} puts Out of Order on spot {move['spot'] + 1}: nobody may move there "
+                f"until {name}'s next turn.")
     events.append({"type": "card", "seat": seat, "kind": kind, "text": text})
 
 
@@ -545,18 +589,16 @@ def collect(state: State, events: list[Event]) -> dict[str, Any]:
 
 
 def ask_thief(state: State, result: dict[str, Any]) -> bool:
-    """Ticket Thief (Reaction): holders, clockwise from the collector, may take up to 2 of the
-    tickets she just collected. True when a question was asked."""
+    """Ticket Thief (Reaction): after a collection with tickets, the other players who could
+    hold a Ticket Thief are asked together; the first taker clockwise from the collector takes
+    up to 2 of those tickets. True when the question was asked."""
     if result["tickets"] <= 0:
         return False
-    holders = [
-        s for s in clockwise_from(state, result["seat"])[1:]
-        if any(kind_of(c) == "ticket_thief" for c in state["players"][s]["hand"])
-    ]
-    if not holders:
+    asked = reaction_seats(state, "thief", result["seat"])
+    if not asked:
         return False
-    state["question"] = {"kind": "thief", "seat": holders[0], "queue": holders[1:],
-                         "asker": result["seat"],
+    state["question"] = {"kind": "thief", "asker": result["seat"], "seats": asked,
+                         "answers": {},
                          "amount": min(int(RULES["ticket_thief_max"]), result["tickets"])}
     return True
 

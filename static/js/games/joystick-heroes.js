@@ -13,6 +13,8 @@ const COLUMN_SHORT = { joystick: "Joy", driving: "Drv", buttons: "Btn", shooting
 const FACE_LABELS = { "+100": "+100", "+200": "+200", "-100": "−100", key: "KEY", heart: "♥ HEART", bomb: "BOMB" };
 const TIMING_WORDS = { before: "Before rolling", after: "After rolling", start: "Start of your turn", turn: "Your turn", reaction: "On others' turns", instant: "When drawn", powerup: "Power Up" };
 
+const REACTIONS = { tilt: "Tilt!", thief: "Ticket Thief" };
+
 const heroName = (seat) => (HEROES[seat] || "?").replace(/^./, (c) => c.toUpperCase());
 const heroColor = (seat) => COLORS[HEROES[seat]] || "var(--accent)";
 
@@ -33,6 +35,7 @@ export function createRenderer(root, ctx) {
   const you = ctx.you ?? null;
   let current = null;
   let busy = false;
+  let autoPass = null;
   const els = {
     top: h("div", { class: "jh-top", "data-testid": "jh-status" }),
     prompt: h("section", { class: "panel jh-prompt", "data-testid": "jh-prompt", "aria-live": "polite" }),
@@ -215,6 +218,7 @@ export function createRenderer(root, ctx) {
     const mine = legal.length > 0;
     const q = b.question;
     const parts = [];
+    if (!(q && REACTIONS[q.kind])) clearAutoPass();
     if (s.outcome) {
       parts.push(h("p", {}, s.outcome.reason));
     } else if (b.phase === "setup") {
@@ -222,18 +226,18 @@ export function createRenderer(root, ctx) {
         parts.push(h("p", {}, "Create your hero: pick the two genres that get a starting cube."));
         parts.push(h("div", { class: "jh-actions" }, legal.map((m) => moveButton(m, m.genres.map((g) => COLUMN_NAMES[g]).join(" + "), { testid: "genre-choice" }))));
       } else parts.push(h("p", { class: "muted" }, "Waiting for the other heroes to pick their genres."));
+    } else if (q && REACTIONS[q.kind]) {
+      parts.push(...reactionPrompt(q, mine));
     } else if (q && mine) {
       let text = "";
       if (q.kind === "versus") text = `${heroName(q.asker)} is about to play a Versus game. Challenge? (1 token; the top scorer gets 2 extra tickets; this becomes your turn)`;
       else if (q.kind === "coop") text = `${heroName(q.asker)} asks to borrow one of your ${COLUMN_NAMES[q.column]} cubes for 1 ticket (you get 2 tickets if they beat the High Score).`;
-      else if (q.kind === "tilt") text = `${heroName(q.asker)} rolled the Game die. Play Tilt! to make them reroll it?`;
-      else if (q.kind === "thief") text = `${heroName(q.asker)} just won tickets. Play Ticket Thief to take ${q.amount}?`;
       parts.push(h("p", { "data-testid": "question-text", "data-kind": q.kind }, text));
       parts.push(h("div", { class: "jh-actions" },
         moveButton({ type: "answer", accept: true }, "Yes", { primary: true, testid: "answer-yes" }),
         moveButton({ type: "answer", accept: false }, "No", { testid: "answer-no" })));
     } else if (q) {
-      parts.push(h("p", { class: "muted", "data-testid": "question-wait" }, q.kind === "reaction" ? "Waiting: another player may react…" : `Waiting for ${heroName(q.seat)} to answer (${q.kind === "versus" ? "Versus challenge" : "Co-op loan"}).`));
+      parts.push(h("p", { class: "muted", "data-testid": "question-wait" }, `Waiting for ${heroName(q.seat)} to answer (${q.kind === "versus" ? "Versus challenge" : "Co-op loan"}).`));
     } else if (b.phase === "powerup") {
       parts.push(...powerupPrompt(s, b, legal));
     } else if (mine && b.play) {
@@ -265,6 +269,43 @@ export function createRenderer(root, ctx) {
       parts.push(h("p", { class: "muted" }, seat !== undefined ? `${heroName(seat)} is playing…` : ""));
     }
     fill(els.prompt, parts);
+  }
+
+  // Reactions: everyone who could hold the card is asked alike, so the table cannot tell who
+  // holds one. A seat without the card can only pass: the page passes for it after a short
+  // random pause (a holder who passes quickly looks the same).
+  function reactionPrompt(q, mine) {
+    const card = REACTIONS[q.kind];
+    const what = q.kind === "tilt"
+      ? `${heroName(q.asker)} rolled the Game die: anyone may now play Tilt! to make them reroll it.`
+      : `${heroName(q.asker)} just won tickets: anyone may now play Ticket Thief to take ${q.amount}.`;
+    const out = [h("p", { "data-testid": "question-text", "data-kind": q.kind }, what)];
+    if (!mine) {
+      clearAutoPass();
+      out.push(h("p", { class: "muted", "data-testid": "question-wait" }, `Waiting for ${q.seats.map(heroName).join(", ")} (everyone who could hold a ${card} is asked).`));
+      return out;
+    }
+    if (q.answer !== null && q.answer !== undefined) {
+      clearAutoPass();
+      out.push(h("p", { class: "small", "data-testid": "reaction-answer" }, `Your answer: ${q.answer ? `play ${card}` : "pass"}. Waiting for the others${q.holding ? " (you may still change it)" : ""}.`));
+      if (q.holding) out.push(h("div", { class: "jh-actions" }, moveButton({ type: "answer", accept: !q.answer }, q.answer ? "Pass instead" : `Play ${card} instead`, { testid: q.answer ? "answer-no" : "answer-yes" })));
+      return out;
+    }
+    if (q.holding) {
+      clearAutoPass();
+      out.push(h("p", {}, `You hold ${card}. Play it?`));
+      out.push(h("div", { class: "jh-actions" },
+        moveButton({ type: "answer", accept: true }, `Play ${card}`, { primary: true, testid: "answer-yes" }),
+        moveButton({ type: "answer", accept: false }, "Pass", { testid: "answer-no" })));
+      return out;
+    }
+    out.push(h("p", { class: "small muted", "data-testid": "reaction-pass" }, `You hold no ${card}: passing…`));
+    if (autoPass === null) autoPass = setTimeout(() => { autoPass = null; send({ type: "answer", accept: false }); }, 700 + Math.random() * 1600);
+    return out;
+  }
+
+  function clearAutoPass() {
+    if (autoPass !== null) { clearTimeout(autoPass); autoPass = null; }
   }
 
   function powerupPrompt(s, b, legal) {
@@ -345,14 +386,15 @@ export function createRenderer(root, ctx) {
     const seat = active[0];
     if (legal.length) {
       let title = "Your turn";
-      if (b.question) title = "Your answer, please";
+      if (b.question && REACTIONS[b.question.kind]) title = b.question.holding ? `Play ${REACTIONS[b.question.kind]}?` : "Others may react…";
+      else if (b.question) title = "Your answer, please";
       else if (b.phase === "powerup") title = "POWER UP: go shopping";
       else if (b.phase === "setup") title = "Pick your genres";
       else if (b.phase === "tournament") title = "Your tournament play";
-      return { mine: true, title, detail: b.play ? `Score ${b.play.step === "before" ? "—" : b.play.score}` : "" };
+      return { mine: true, title, detail: b.play && b.play.seat === you ? `Score ${b.play.step === "before" ? "—" : b.play.score}` : "" };
     }
     if (b.phase === "powerup" || b.phase === "setup") return { mine: false, title: `Waiting for ${active.map(heroName).join(", ")}` };
-    if (b.question && b.question.kind === "reaction") return { mine: false, title: "Waiting for a reaction", color: heroColor(seat) };
+    if (b.question && REACTIONS[b.question.kind]) return { mine: false, title: `Waiting: anyone may play ${REACTIONS[b.question.kind]}`, color: heroColor(b.question.asker) };
     if (b.question) return { mine: false, title: `Waiting for ${heroName(seat)} to answer`, color: heroColor(seat) };
     return { mine: false, title: `Waiting for ${heroName(seat)}`, color: heroColor(seat) };
   }
@@ -361,6 +403,6 @@ export function createRenderer(root, ctx) {
     update,
     describeTurn,
     seatInfo: (seat) => ({ label: heroName(seat), color: heroColor(seat) }),
-    destroy() { root.replaceChildren(); current = null; },
+    destroy() { clearAutoPass(); root.replaceChildren(); current = null; },
   };
 }

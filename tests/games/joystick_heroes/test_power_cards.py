@@ -163,6 +163,20 @@ def test_second_wind_rolls_a_failed_level_again():
     assert "Red plays Second Wind and rolls Level 1 again." in texts(events)
 
 
+def test_two_second_winds_roll_a_failed_level_twice_more():
+    """Second Wind: "If you fail a Level, roll that Level once more" (each card), and the
+    rulebook: "there's no limit to the number of Power cards you can play on your turn"."""
+    state = table(2)
+    first, second = give(state, 0, "second_wind", "second_wind")
+    state, _ = act(state, 0, {"type": "move_to", "spot": 3})  # Bug Blaster L1 350
+    state = rolled(state, 0, 0, 100, game_face="+100")  # 200 < 350
+    state, _ = act(state, 0, {"type": "play_card", "card": first}, roll(0, 100, 0))  # 200
+    assert card_move(GAME.legal_moves(state, 0), second)
+    state, events = act(state, 0, {"type": "play_card", "card": second}, roll(300, 100, 0))
+    assert state["play"]["dice"] == [300, 100, 0] and state["play"]["level"] == 1
+    assert state["players"][0]["hand"] == []
+
+
 def test_second_wind_is_not_offered_on_a_standard_game():
     """Second Wind: "After (Premium)"."""
     state = table(2)
@@ -366,3 +380,56 @@ def test_a_card_not_in_hand_cannot_be_played():
     state = at_highway_hop(state)
     with pytest.raises(IllegalMove):
         act(state, 0, {"type": "play_card", "card": card})
+
+
+def test_out_of_order_may_be_played_after_moving_on_the_spot_just_left():
+    """Out of Order's timing is "Your turn" (Favorite Cabinet and Free Play say "Start of your
+    turn"): after moving, before or after the roll, a sign may go on any unoccupied card,
+    the spot just left included."""
+    state = table(2)
+    state["players"][0]["spot"] = 4
+    state["players"][1]["spot"] = 2
+    (card,) = give(state, 0, "out_of_order")
+    state = at_highway_hop(state)  # Red leaves spot 4 for spot 0
+    before = GAME.legal_moves(state, 0)
+    assert card_move(before, card, spot=4)
+    assert not card_move(before, card, spot=0) and not card_move(before, card, spot=2)
+    state = rolled(state, 100, 100, 100)
+    state, events = act(state, 0, {"type": "play_card", "card": card, "spot": 4})
+    assert state["blocked"] == {"4": 0}
+    assert "Red puts Out of Order on spot 5" in texts(events)
+
+
+def test_out_of_order_is_not_played_in_a_tournament():
+    """A tournament play is nobody's turn: Out of Order ("Your turn") waits."""
+    from test_powerup_and_end import DONE, tournament_table
+
+    state = tournament_table()
+    (card,) = give(state, 0, "out_of_order")
+    state, _ = act(state, 0, DONE)
+    state, _ = act(state, 1, DONE, Scripted())
+    assert state["play"]["context"] == "tournament"
+    assert not any(m.get("card") == card for m in GAME.legal_moves(state, 0)
+                   if m["type"] == "play_card")
+
+
+def test_a_sign_put_up_during_a_versus_challenge_outlasts_the_challengers_slot():
+    """H9: the challenge "is her turn for the round", so her sign stays "until the start of
+    your next turn", not until her (skipped) slot later in the same round."""
+    state = table(3)
+    (card,) = give(state, 2, "out_of_order")
+    state, _ = act(state, 0, {"type": "move_to", "spot": 2})  # Tbob: Versus
+    state, _ = act(state, 1, {"type": "answer", "accept": False})
+    state, _ = act(state, 2, {"type": "answer", "accept": True})
+    state, _ = act(state, 0, {"type": "roll"}, roll(100, 100, 100))
+    state, _ = act(state, 2, {"type": "answer", "accept": False})  # the Tilt! question
+    state, _ = act(state, 0, {"type": "done"})
+    assert state["play"]["seat"] == 2
+    state, _ = act(state, 2, {"type": "play_card", "card": card, "spot": 5})
+    state, _ = act(state, 2, {"type": "roll"}, roll(100, 100, 100))
+    state, _ = act(state, 2, {"type": "done"})
+    state, _ = act(state, 1, {"type": "move_to", "spot": 0})
+    state, _ = act(state, 1, {"type": "roll"}, roll(100, 100, 100))
+    state, _ = act(state, 1, {"type": "done"})
+    # Green's slot came and went (she had played): the sign is still up for the Power Up.
+    assert state["phase"] == "powerup" and state["blocked"] == {"5": 2}

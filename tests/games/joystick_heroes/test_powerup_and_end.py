@@ -248,6 +248,20 @@ def test_a_prize_tie_goes_to_the_most_tickets():
     assert GAME.outcome(state).winners == (1,)
 
 
+def test_the_fewest_prizes_make_the_joystick_zero():
+    """Game Over: "The player with the most is the new Joystick Hero! The player with the least
+    is the Joystick Zero. Everyone else... just played." """
+    state = table(3)
+    for seat, prizes in enumerate([5, 1, 3]):
+        state["players"][seat]["prizes"] = prizes
+    events: list = []
+    finish_game(state, Dice("f", 1), events)
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (0,) and outcome.details["joystick_zero"] == [1]
+    assert outcome.reason == "Red is the new Joystick Hero, with the most Prizes! Blue is the " \
+        "Joystick Zero."
+
+
 def test_a_full_tie_is_settled_by_a_sudden_death_tournament():
     """Game Over: "those players draw the next Standard (silver) Games card and compete in one
     final, after-hours, winner-take-all tournament" (H15)."""

@@ -161,7 +161,7 @@ def test_tilt_makes_the_roller_reroll_the_game_die_once():
     state, _ = act(state, 0, {"type": "roll"}, roll(100, 100, 100, game_face="+200"))
     assert GAME.active_seats(state) == {1}
     assert GAME.view(state, 1)["question"]["kind"] == "tilt"
-    assert GAME.view(state, 0)["question"] == {"kind": "reaction", "asker": 0}
+    assert GAME.view(state, 0)["question"] == {"kind": "tilt", "asker": 0, "seats": [1]}
     state, events = act(state, 1, YES, Scripted(face("bomb")))
     assert state["play"]["face"] == "bomb" and state["players"][1]["hand"] == []
     assert "Blue plays Tilt! Red must reroll the Game die" in texts(events)
@@ -175,6 +175,7 @@ def test_ticket_thief_takes_up_to_two_collected_tickets():
     give(state, 1, "ticket_thief")
     state, _ = act(state, 0, {"type": "move_to", "spot": 0})
     state, _ = act(state, 0, {"type": "roll"}, roll(300, 300, 0, game_face="+100"))  # 700: 3T
+    state, _ = act(state, 1, NO)  # Blue has a card, so she is asked about Tilt! too
     state, _ = act(state, 0, {"type": "done"})
     assert GAME.active_seats(state) == {1} and state["question"]["kind"] == "thief"
     state, events = act(state, 1, YES)
@@ -188,6 +189,7 @@ def test_ticket_thief_is_not_asked_when_no_tickets_were_won():
     give(state, 1, "ticket_thief")
     state, _ = act(state, 0, {"type": "move_to", "spot": 0})
     state, _ = act(state, 0, {"type": "roll"}, roll(0, 0, 0, game_face="+100"))
+    state, _ = act(state, 1, NO)  # the Tilt! question every card holder is asked
     state, _ = act(state, 0, {"type": "done"})
     assert state["question"] is None
 
