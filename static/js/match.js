@@ -389,6 +389,7 @@ async function showState(next, events) {
   const batch = pendingEvents;
   pendingEvents = [];
   r.update(state, batch);
+  if (!coloursKnown && renderer?.seatInfo) recolourLog();
   if ((state.status === "finished" || state.outcome) && summary && summary.status !== "finished" && !refreshedAtEnd) {
     refreshedAtEnd = true; // the seed is revealed and "Play again" becomes possible
     refreshSummary();
@@ -541,9 +542,19 @@ function logEntry(seq, event, fresh) {
   const info = seat !== null ? seatInfo(seat) : null;
   return h("li", { "data-testid": "log-entry", "data-seq": seq, "data-type": event.type || "", class: fresh ? "fresh" : "" },
     h("span", { class: "seq", "aria-hidden": "true" }, `#${seq}`),
-    info ? h("span", { class: "swatch", style: { background: info.color }, "aria-hidden": "true" }) : null,
+    info ? h("span", { class: "swatch", "data-seat": seat, style: { background: info.color }, "aria-hidden": "true" }) : null,
     h("span", { class: "text" }, event.text || describeEvent(event)),
   );
+}
+
+// The log may fill (from the REST log) before the game's renderer has loaded and can say
+// which colour each seat plays; once it can, the swatches already drawn are put right.
+let coloursKnown = false;
+function recolourLog() {
+  coloursKnown = true;
+  for (const swatch of els.log.querySelectorAll(".swatch[data-seat]")) {
+    swatch.style.background = seatInfo(Number(swatch.dataset.seat)).color;
+  }
 }
 
 function describeEvent(event) {
