@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import orjson
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -11,9 +14,16 @@ from sqlalchemy.ext.asyncio import (
 )
 
 
+def json_text(value: Any) -> str:
+    """JSON columns as orjson writes them (fast; integer dict keys become strings)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(
+            url, connect_args={"timeout": 30}, json_serializer=json_text
+        )
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
@@ -25,7 +35,9 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=False)
+    return create_async_engine(
+        url, pool_size=20, max_overflow=10, pool_pre_ping=False, json_serializer=json_text
+    )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
