@@ -185,12 +185,20 @@ Announce = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 processes can apply the move without reading it back from the database."""
 
 
+MAX_LIVE = 1000
+"""Matches kept in memory; beyond that the least recently used idle one is dropped (it is
+reloaded from the database, moves replayed, if anyone needs it again). Without a bound every
+match ever played since the start stayed cached: memory grew, and so did the collector's work
+per move."""
+
+
 class MatchRuntime:
-    def __init__(self, engine: AsyncEngine, announce: Announce) -> None:
+    def __init__(self, engine: AsyncEngine, announce: Announce, *, max_live: int = MAX_LIVE) -> None:
         self._engine = engine
         self._announce = announce
         self._writer = MoveWriter(engine)
-        self._live: dict[str, LiveMatch] = {}
+        self._max_live = max_live
+        self._live: OrderedDict[str, LiveMatch] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
         self._clocks: dict[str, asyncio.TimerHandle] = {}
         self._late_answers: set[asyncio.Task[None]] = set()
@@ -253,19 +261,39 @@ class MatchRuntime:
     def forget(self, match_id: str) -> None:
         self._live.pop(match_id, None)
 
+    def cached(self) -> int:
+        return len(self._live)
+
     async def get(self, match_id: str) -> LiveMatch | None:
         """The live match (active or finished), loaded from the database on first use."""
         live = self._live.get(match_id)
         if live is not None:
+            self._live.move_to_end(match_id)
             return live
         lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
-            live = self._live.get(match_id)
-            if live is None:
-                live = await self._load(match_id)
-                if live is not None:
-                    self._live[match_id] = live
+        try:
+            async with lock:
+                live = self._live.get(match_id)
+                if live is None:
+                    live = await self._load(match_id)
+                    if live is not None:
+                        self._live[match_id] = live
+                        self._evict()
+        finally:
+            if not lock.locked() and self._loading.get(match_id) is lock:
+                del self._loading[match_id]
         return live
+
+    def _evict(self) -> None:
+        """Drop least recently used matches beyond the bound, never one that is busy (a move
+        in flight) or waiting on its decision clock."""
+        while len(self._live) > self._max_live:
+            for match_id, live in self._live.items():
+                if not live.lock.locked() and match_id not in self._clocks:
+                    del self._live[match_id]
+                    break
+            else:
+                return
 
     async def _load(self, match_id: str) -> LiveMatch | None:
         async with self._engine.connect() as conn:

@@ -79,3 +79,40 @@ async def test_moves_on_an_unstarted_or_finished_match_are_refused(database_url:
             assert not_yet.status_code == 409
     finally:
         server.stop()
+
+
+async def test_the_match_cache_is_bounded_and_a_dropped_match_comes_back_identical(
+    database_url: str,
+) -> None:
+    """Least recently used matches leave memory beyond the bound; the next `get` reloads one
+    from the database with the very same state and version."""
+    await asyncio.to_thread(upgrade_to_head, database_url)
+    engine = make_engine(database_url)
+
+    async def announce(_match_id: str, _version: int, _accepted: dict) -> None:
+        return None
+
+    runtime = MatchRuntime(engine, announce, max_live=2)
+    ids = []
+    async with make_sessionmaker(engine)() as session:
+        for _ in range(3):
+            match_id, players = await started_match_in_db(session)
+            ids.append((match_id, players))
+    first_id, first_players = ids[0]
+    first = await runtime.get(first_id)
+    assert first is not None
+    chooser = random.Random(3)
+    for _ in range(6):
+        seat = chooser.choice(sorted(first.game.active_seats(first.state)))
+        move = chooser.choice(first.game.legal_moves(first.state, seat))
+        await runtime.submit(first_id, player_id=first_players[seat], raw_move=move)
+    state, version = first.state, first.version
+    for match_id, _players in ids[1:]:
+        assert await runtime.get(match_id) is not None
+    assert runtime.cached() == 2, "the least recently used match was dropped"
+    again = await runtime.get(first_id)
+    assert again is not None and again is not first, "reloaded from the database"
+    assert (again.state, again.version) == (state, version)
+    assert runtime.cached() == 2
+    await runtime.close()
+    await engine.dispose()
