@@ -14,6 +14,8 @@ Every function mutates the fresh state it is given (the caller copied it) and ap
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.engine.contract import Event, State
 from app.engine.dice import Dice
 from app.games.joystick_heroes.content import (
@@ -27,19 +29,27 @@ from app.games.joystick_heroes.content import (
 
 
 # --- Games cards ---------------------------------------------------------------------------
+def _draw_top(state: State, deck: str, rng: Dice, events: list[Event]) -> Any:
+    """The top card of `deck` ("games" or "power"); an empty deck is refilled by shuffling
+    its discards (H7)."""
+    pile, discards = f"{deck}_deck", f"{deck}_discard"
+    if not state[pile] and state[discards]:
+        state[pile] = rng.shuffled(state[discards])
+        state[discards] = []
+        events.append(
+            {"type": "reshuffle", "deck": deck, "text": f"The {deck.capitalize()} discards are "
+             "shuffled into a new deck."}
+        )
+    if not state[pile]:
+        return None
+    card = state[pile][0]
+    state[pile] = state[pile][1:]
+    return card
+
+
 def draw_games_card(state: State, rng: Dice, events: list[Event]) -> int | None:
     """The top Games card; an empty deck is refilled by shuffling the discards (H7)."""
-    if not state["games_deck"] and state["games_discard"]:
-        state["games_deck"] = rng.shuffled(state["games_discard"])
-        state["games_discard"] = []
-        events.append(
-            {"type": "reshuffle", "deck": "games", "text": "The Games discards are shuffled "
-             "into a new deck."}
-        )
-    if not state["games_deck"]:
-        return None
-    card: int = state["games_deck"][0]
-    state["games_deck"] = state["games_deck"][1:]
+    card: int | None = _draw_top(state, "games", rng, events)
     return card
 
 
@@ -83,17 +93,7 @@ def draw_tournament_card(state: State, rng: Dice, events: list[Event]) -> int | 
 
 # --- Power cards ---------------------------------------------------------------------------
 def _take_power_card(state: State, rng: Dice, events: list[Event]) -> str | None:
-    if not state["power_deck"] and state["power_discard"]:
-        state["power_deck"] = rng.shuffled(state["power_discard"])
-        state["power_discard"] = []
-        events.append(
-            {"type": "reshuffle", "deck": "power", "text": "The Power discards are shuffled "
-             "into a new deck."}
-        )
-    if not state["power_deck"]:
-        return None
-    card: str = state["power_deck"][0]
-    state["power_deck"] = state["power_deck"][1:]
+    card: str | None = _draw_top(state, "power", rng, events)
     return card
 
 
