@@ -39,7 +39,7 @@ function gameById(id) {
 function playersRange(game) {
   if (!game) return "";
   return game.min_players === game.max_players
-    ? `${game.min_players} players`
+    ? `${game.min_players} ${game.min_players === 1 ? "player" : "players"}`
     : `${game.min_players}–${game.max_players} players`;
 }
 

@@ -195,7 +195,7 @@ function renderLobby() {
     ? "Send this link to the friends who will play: they can take a free seat. The match is private, so only players and people with the watch link can watch it."
     : "Send this link. Friends who open it can take a free seat; once the match starts, anyone with the link can watch.";
   fill(els.about,
-    h("p", {}, `${gameTitle()} · ${meta ? (meta.min_players === meta.max_players ? `${meta.min_players}` : `${meta.min_players}–${meta.max_players}`) : "?"} players.`),
+    h("p", {}, `${gameTitle()} · ${meta ? (meta.min_players === meta.max_players ? `${meta.min_players}` : `${meta.min_players}–${meta.max_players}`) : "?"} ${meta?.max_players === 1 ? "player" : "players"}.`),
     summary.game?.startsWith("c64-")
       ? h("p", { class: "muted" }, "Everyone has a 3×3 joystick of cards. Each turn you play one active card into an empty space and do what it shows: move, or press a button.")
       : null,
