@@ -27,6 +27,7 @@ from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services.players import player_for_token
+from app.timestamps import iso_utc
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -212,7 +213,7 @@ class MatchConnection:
                     "seat": item.seat,
                     "name": item.name,
                     "text": item.text,
-                    "at": item.created_at.isoformat() if item.created_at else None,
+                    "at": iso_utc(item.created_at),
                 }
             )
 
@@ -414,7 +415,7 @@ class MatchConnection:
         await self.context.notify(
             self.match_id,
             "chat",
-            message={"seat": seat, "name": name, "text": text, "at": at.isoformat()},
+            message={"seat": seat, "name": name, "text": text, "at": iso_utc(at)},
         )
 
     async def _on_hello_again(self, _message: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from app.engine.contract import Game
 from app.engine.fairness import seed_commitment, valid_nonce
 from app.engine.registry import get_game
 from app.errors import ArcadeError
+from app.timestamps import iso_utc
 
 STATUSES = ("open", "active", "finished", "abandoned")
 
@@ -376,9 +377,9 @@ def summary(
         "outcome": match.outcome,
         # The seed is revealed once nothing more can be rolled with it.
         "seed": match.seed if match.status == "finished" else None,
-        "created_at": match.created_at.isoformat() if match.created_at else None,
-        "started_at": match.started_at.isoformat() if match.started_at else None,
-        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "created_at": iso_utc(match.created_at),
+        "started_at": iso_utc(match.started_at),
+        "finished_at": iso_utc(match.finished_at),
     }
     if viewer is not None and viewer in match.seats:
         data["watch_token"] = match.watch_token
@@ -400,7 +401,7 @@ async def move_log(session: AsyncSession, *, match_id: str) -> list[dict[str, An
             "seat": r.seat,
             "move": r.move,
             "events": r.events,
-            "at": r.created_at.isoformat() if r.created_at else None,
+            "at": iso_utc(r.created_at),
         }
         for r in rows
     ]

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, Player
 from app.engine.contract import Game
+from app.timestamps import iso_utc
 
 
 def _better(order: str, score: int, than: int) -> bool:
@@ -45,7 +46,7 @@ async def records(
                 "key": key,
                 "score": int(score),
                 "match_id": match_id,
-                "finished_at": finished_at.isoformat() if finished_at else None,
+                "finished_at": iso_utc(finished_at),
             }
             held = best.get((seats[index], key))
             if held is None or _better(order, entry["score"], held["score"]):

@@ -96,3 +96,17 @@ async def test_moves_over_http_follow_the_same_rules(server: LiveServer) -> None
         summary = (await client.get(f"/api/matches/{match_id}")).json()
         assert summary["version"] == 1 and summary["view"]["you"] is None
         assert summary["view"]["legal_moves"] == []
+
+
+async def test_timestamps_carry_their_utc_offset(server: LiveServer) -> None:
+    """Browsers read an ISO time without an offset as local time: every one we send says UTC
+    (SQLite gives the database's times back without one)."""
+    from datetime import datetime
+
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        ada, bob = await guests(client, "Ada", "Bob")
+        match_id = await started_match(client, [ada, bob])
+        summary = (await ada.get(f"/api/matches/{match_id}")).json()
+        listed = (await client.get("/api/matches")).json()["matches"][0]
+    for stamp in (summary["created_at"], summary["started_at"], listed["created_at"]):
+        assert datetime.fromisoformat(stamp).utcoffset() is not None, stamp
