@@ -193,7 +193,9 @@ per move."""
 
 
 class MatchRuntime:
-    def __init__(self, engine: AsyncEngine, announce: Announce, *, max_live: int = MAX_LIVE) -> None:
+    def __init__(
+        self, engine: AsyncEngine, announce: Announce, *, max_live: int = MAX_LIVE
+    ) -> None:
         self._engine = engine
         self._announce = announce
         self._writer = MoveWriter(engine)

@@ -90,7 +90,8 @@ async def accept_options(
         raise ArcadeError("forbidden", "Only seated players accept the options.")
     if _validated_options(_game_or_404(match.game), options) != match.options:
         raise ArcadeError(
-            "conflict", "The host changed the options since you looked; check them and accept again."
+            "conflict",
+            "The host changed the options since you looked; check them and accept again.",
         )
     if player.id not in (match.accepted or []):
         match.accepted = [*(match.accepted or []), player.id]

@@ -59,7 +59,9 @@ async def records(
     for entry in best.values():
         entry["name"] = names.get(entry["player_id"], "?")
     sign = 1 if order == "low" else -1
-    ranked = sorted(best.values(), key=lambda e: (e["key"], sign * e["score"], e["finished_at"] or ""))
+    ranked = sorted(
+        best.values(), key=lambda e: (e["key"], sign * e["score"], e["finished_at"] or "")
+    )
     top: list[dict[str, Any]] = []
     per_key: dict[str, int] = {}
     for entry in ranked:

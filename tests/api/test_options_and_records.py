@@ -56,7 +56,8 @@ async def test_any_change_withdraws_the_acceptance_and_everyone_sees_it_live(
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob, match_id = await _lobby(client, {"custom": True, "walls": [4]})
         zone = {"custom": True, "walls": [4]}
-        assert (await bob.post(f"/api/matches/{match_id}/accept", {"options": zone})).status_code == 200
+        accepted = await bob.post(f"/api/matches/{match_id}/accept", {"options": zone})
+        assert accepted.status_code == 200
         async with Viewer(server.ws_url, match_id, bob.token) as watcher:
             await watcher.until_type("lobby")
             changed = await client.put(
@@ -97,7 +98,9 @@ async def test_only_the_host_changes_options_and_they_are_validated(
         assert (await ada.post(f"/api/matches/{match_id}/start")).status_code == 200
 
 
-async def test_records_keep_each_players_best_score(server: LiveServer, fixture_games: None) -> None:
+async def test_records_keep_each_players_best_score(
+    server: LiveServer, fixture_games: None
+) -> None:
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob = await guests(client, "Ada", "Bob")
         for guest, points in ((ada, 4), (ada, 2), (ada, 3), (bob, 5)):

@@ -17,7 +17,9 @@ from tests.e2e.lobby_flow import api_match, auth
 pytestmark = pytest.mark.browser
 
 
-def _play_first_legal_moves(base: str, match_id: str, players: list[dict[str, str]], n: int) -> None:
+def _play_first_legal_moves(
+    base: str, match_id: str, players: list[dict[str, str]], n: int
+) -> None:
     with httpx.Client(base_url=base) as client:
         for _ in range(n):
             for player in players:
