@@ -9,6 +9,7 @@ Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -275,3 +276,58 @@ def test_the_event_card_is_turned_over_after_the_thief_walks(
     assert "No card drawn yet" in during
     expect(page.locator(ROOT)).to_have_attribute("data-busy", "false", timeout=15_000)
     expect(page.get_by_test_id("cd-card-title")).to_have_text(f"#{card['number']} {card['title']}")
+    # QA: the next seat's turn has begun, so the mover's dice are dimmed (not read as hers)
+    assert any(e["type"] == "turn" for e in events)
+    expect(page.get_by_test_id("cd-dice")).to_have_class(re.compile("cdt-dice-old"))
+    expect(page.get_by_test_id("cd-dice").locator(".cdt-die")).to_have_count(2)
+
+
+def test_the_winner_escapes_and_a_replay_jump_drops_stale_words(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Rulings D9.4: "Reaching any Hotel Exit square with the CDs wins at once". QA found the
+    red Frantic Mode banner still shouting "runs for the exit" under the winner banner, and on
+    the replay page a jump (an update without events) kept an older move's sentence under the
+    new dice. After the escape the banner is gone; a jump back shows no stale sentence."""
+    game = GAME
+    state = game.setup(2, game.parse_options({}), Dice("escape-ui", 0))
+    state["thieves"][0].update(pos=[9, 14], backpack=["cds", "key", "studson"],
+                               opened=["casino"])
+    state["thieves"][1]["pos"] = [15, 16]
+    for item in ("cds", "red-key", "red-studson"):
+        del state["items"][item]
+    state["frantic"] = 0
+    state["turn"] = {"seat": 0, "number": 30, "phase": "roll", "dice": None, "targets": [],
+                     "battled": []}
+    rolled, roll_events = game.apply(state, 0, {"type": "roll"}, Dice("escape-ui", 1))
+    exits = [t for t in rolled["turn"]["targets"] if t[1] >= 15]
+    assert exits, rolled["turn"]["targets"]
+    won, events = game.apply(rolled, 0, {"type": "move", "to": exits[0]}, Dice("escape-ui", 2))
+    outcome = game.outcome(won)
+    assert outcome is not None and outcome.winners == (0,)
+
+    page = renderer_page(new_page, width=390)
+    update(page, wire(rolled, 0, 1), roll_events)
+    expect(page.get_by_test_id("cd-frantic")).to_be_visible()
+    update(page, wire(won, 0, 2), events)
+    expect(page.get_by_test_id("cd-say")).to_contain_text("wins")
+    expect(page.get_by_test_id("cd-frantic")).to_be_hidden()
+    page.screenshot(path=str(artifacts / "cd-thief-escape-phone.png"), full_page=True)
+
+    update(page, wire(state, 0, 0), [])  # the replay's "first move" button: no events
+    expect(page.get_by_test_id("cd-frantic")).to_be_visible()
+    expect(page.get_by_test_id("cd-say")).not_to_contain_text("wins")
+
+
+def test_the_carl_icon_is_drawn_without_an_emoji(new_page: Any, live_server: str) -> None:
+    """Rulings 3(d): cards #43-47 carry the Carl icon. QA saw an empty box where the broom emoji
+    should be (no emoji font); the card now shows Carl's own board token, a "C"."""
+    game = GAME
+    state = game.setup(2, game.parse_options({}), Dice("carl-ui", 0))
+    state["last_card"] = 43
+    page = renderer_page(new_page, width=390)
+    update(page, wire(state, 0, 1), [])
+    expect(page.get_by_test_id("cd-card-title")).to_contain_text("#43")
+    carl = page.get_by_test_id("cd-card-carl")
+    expect(carl).to_have_text("CCarl icon")
+    expect(carl.locator(".cdt-carl-badge")).to_have_text("C")

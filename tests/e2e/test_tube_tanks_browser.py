@@ -20,7 +20,7 @@ from app.engine.registry import get_game
 from app.games.tube_tanks.game import new_state
 from app.games.tube_tanks.options import Options
 from tests.e2e.c64_browser import log_texts
-from tests.e2e.lobby_flow import api_match, api_player, choose_game, fits_width
+from tests.e2e.lobby_flow import api_match, api_player, auth, choose_game, fits_width
 
 pytestmark = pytest.mark.browser
 
@@ -68,6 +68,13 @@ def take_turn(mover: Any, other: Any, artifacts: Path, name: str, steady: bool =
     mover.get_by_test_id("tt-fire-tank-steady" if steady else "tt-fire-tank").click()
     if steady:
         expect(mover.get_by_test_id("tt-turn-status")).to_contain_text("staying put")
+        # K3: no movement after staying put, so no "6 of 6 movement points left" either
+        expect(mover.get_by_test_id("tt-turn-status")).not_to_contain_text("movement points")
+        expect(mover.get_by_test_id("turn-banner")).not_to_contain_text("movement points")
+        # QA: the hint used to keep saying "click a target" with nothing left to click
+        expect(mover.get_by_test_id("tt-hint")).to_have_text(
+            "This tank has nothing left to do: press End turn."
+        )
 
     # the dice and the log line, in both browsers
     shooter = " ".join(active.split()[:2])  # "Green 1"
@@ -227,3 +234,42 @@ def test_renderer_draws_a_finished_battle(new_page: Any, live_server: str, artif
     expect(page.get_by_test_id("tt-card-orange-1")).to_have_attribute("data-hp", "0")
     expect(page.get_by_test_id("tt-tank-orange-2")).to_have_class(re.compile("tt-wreck"))
     page.screenshot(path=str(artifacts / "tube-tanks-finished.png"), full_page=True)
+
+
+def test_a_ram_from_the_board(new_page: Any, live_server: str, artifacts: Path) -> None:
+    """Rulings K12: "each tank takes floor(MP spent / 2) damage; the rammer's movement ends".
+    Tanks 1 face each other on H7/H8 (a custom zone, accepted by the guest); the first player
+    clicks the enemy tank, reads the ram panel, rams. QA found the status still offering
+    "4 of 6 movement points left" after the ram ended the movement."""
+    zone = {"walls": ["B8"], "pools": ["C6"], "gaps": [], "green": ["H7", "C5", "M2"],
+            "orange": ["H8", "D7", "M14"]}
+    with httpx.Client(base_url=live_server) as client:
+        host, guest = api_player(client, "Gina"), api_player(client, "Otto")
+        created = client.post(
+            "/api/matches", headers=auth(host),
+            json={"game": "tube-tanks", "options": {"setup": "custom", "zone": zone}, "seats": 2},
+        )
+        assert created.status_code == 201, created.text
+        match_id, options = created.json()["id"], created.json()["options"]
+        for path, body, who in (("join", {}, guest), ("accept", {"options": options}, guest),
+                                ("start", {}, host)):
+            answer = client.post(f"/api/matches/{match_id}/{path}", json=body, headers=auth(who))
+            assert answer.status_code == 200, answer.text
+    pages = [new_page(player=host), new_page(width=390, height=844, player=guest)]
+    for page in pages:
+        page.goto(f"/match/{match_id}")
+        expect(page.get_by_test_id("tt-board")).to_be_visible()
+    mover = mover_of(pages)
+    other = pages[1] if mover is pages[0] else pages[0]
+    active = mover.get_by_test_id("tt-active-name").inner_text()  # "Orange 1 on H8"
+    victim = "H7" if active.endswith("H8") else "H8"
+    victim_side = "green" if victim == "H7" else "orange"
+    mover.get_by_test_id(f"tt-ram-{victim}").click(force=True)
+    expect(mover.get_by_test_id("tt-selection")).to_contain_text("both tanks take 1 damage")
+    mover.get_by_test_id("tt-ram").click()
+    status = mover.get_by_test_id("tt-turn-status")
+    expect(status).to_contain_text("rammed: movement over")
+    expect(status).not_to_contain_text("movement points left")
+    for page in (mover, other):  # 2 points spent, so 1 damage each (K12)
+        expect(page.get_by_test_id(f"tt-card-{victim_side}-1")).to_have_attribute("data-hp", "5")
+    mover.screenshot(path=str(artifacts / "tube-tanks-rammed.png"), full_page=True)

@@ -227,12 +227,28 @@ export function createRenderer(root, ctx) {
     fill(card,
       h("h3", { "data-testid": "cd-card-title" }, `#${c.number} ${c.title}`),
       h("p", { class: "small" }, c.text),
-      c.carl ? h("p", { class: "small cdt-carl" }, "🧹 Carl icon") : null);
+      // Carl's own board token, not an emoji: a font without the broom showed an empty box.
+      c.carl ? h("p", { class: "small cdt-carl", "data-testid": "cd-card-carl" },
+        h("span", { class: "cdt-carl-badge", "aria-hidden": "true" }, "C"), "Carl icon") : null);
     if (freshCard) setTimeout(() => card.classList.remove("fresh"), 600);
   }
 
   function showDice(faces, kind, animate) {
+    diceBox.classList.remove("cdt-dice-old");
+    diceBox.removeAttribute("title");
     fill(diceBox, ...faces.map((f) => h("span", { class: `cdt-die ${kind}${animate && !reducedMotion() ? " rolling" : ""}`, title: `${kind} die` }, String(f))));
+  }
+
+  // Once the next seat's turn has begun, the dice still on show belong to the previous
+  // turn: dim them so nobody reads them as her own roll next to the Battle button.
+  function dimOldDice(events) {
+    const types = events.map((e) => (e.type === "itg" && !e.die ? "itg-home" : e.type));
+    const turnAt = types.lastIndexOf("turn");
+    const diceAt = Math.max(types.lastIndexOf("roll"), types.lastIndexOf("battle"), types.lastIndexOf("itg"));
+    if (turnAt >= 0 && turnAt > diceAt && diceBox.childElementCount) {
+      diceBox.classList.add("cdt-dice-old");
+      diceBox.title = "The previous turn's dice";
+    }
   }
 
   function renderControls() {
@@ -255,7 +271,8 @@ export function createRenderer(root, ctx) {
     drawTargets();
     drawPacks();
     renderControls();
-    frantic.hidden = board.frantic === null || board.frantic === undefined;
+    // The banner tells who is running; once the match is over the winner banner says the rest.
+    frantic.hidden = board.frantic === null || board.frantic === undefined || Boolean(board.outcome);
     if (!frantic.hidden) {
       const t = board.thieves[board.frantic];
       frantic.textContent = `Frantic Mode! ${cap(t.colour)} has the CDs and runs for the exit. No Event cards; Intellivision-The-Great gives chase.`;
@@ -306,7 +323,9 @@ export function createRenderer(root, ctx) {
       drawCard(false);
       if (board.turn.dice) showDice(board.turn.dice, "move", false);
       const last = [...events].reverse().find((e) => e.text);
-      if (last) say.textContent = last.text;
+      // A replay jump brings no events: an older move's sentence must not stay under new dice.
+      say.textContent = last ? last.text : (board.outcome?.reason || "");
+      dimOldDice(events);
       wrap.dataset.busy = "false";
       return;
     }
@@ -325,6 +344,7 @@ export function createRenderer(root, ctx) {
     busy = false;
     renderStatic();
     drawCard(false);
+    dimOldDice(events);
     wrap.dataset.busy = "false";
   }
 

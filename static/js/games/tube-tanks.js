@@ -222,6 +222,10 @@ export function createRenderer(root, ctx) {
       hint.textContent = `${tankName(tank)} (${capital(tank.side)}) is active on ${where(tank)}.`;
       return;
     }
+    if (!canMove() && !canFire()) {
+      hint.textContent = "This tank has nothing left to do: press End turn.";
+      return;
+    }
     hint.textContent = mode === "move"
       ? "Move: click a highlighted cell (its cost in movement points is shown); red = ram."
       : "Fire: click a target to see its dice and chance to hit.";
@@ -232,8 +236,9 @@ export function createRenderer(root, ctx) {
     if (!tank) { fill(controls); return; }
     const left = (board.movement_points ?? 6) - board.turn.mp;
     const status = [
-      `${left} of ${board.movement_points ?? 6} movement points left`,
-      board.turn.steady ? "staying put (2 dice fewer)" : null,
+      // K3/K12: after staying put or ramming the tank may not move again, whatever is unspent.
+      board.turn.steady || board.turn.rammed ? null : `${left} of ${board.movement_points ?? 6} movement points left`,
+      board.turn.steady ? "staying put (2 dice fewer, no movement)" : null,
       board.turn.fired ? "cannon fired" : null,
       board.turn.rammed ? "rammed: movement over" : null,
     ].filter(Boolean).join(" · ");
@@ -393,7 +398,7 @@ export function createRenderer(root, ctx) {
     return {
       mine,
       title: mine ? `Your turn: ${tankName(tank)}` : `${capital(tank.side)} plays: ${tankName(tank)}`,
-      detail: `${where(tank)} · ${left} movement points left${b.turn.fired ? " · fired" : ""}`,
+      detail: `${where(tank)} · ${b.turn.steady ? "staying put" : b.turn.rammed ? "rammed" : `${left} movement points left`}${b.turn.fired ? " · fired" : ""}`,
       color: SIDE_COLORS[tank.side],
     };
   }
