@@ -183,3 +183,16 @@ def test_a_finished_game_shows_the_prizes_per_round_chart(
     expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "over")
     chart.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "joystick-heroes-end.png"), full_page=True)
+
+    # The replay's move list shows each roll's Scoring dice as numbers (200, 300): every die
+    # chip keeps its number on one line instead of breaking it inside the shared 22px chip.
+    page.goto(f"/replay/{match_id}")
+    expect(page.get_by_test_id("board")).to_be_visible()
+    dice = page.locator('[data-testid="replay-move"] [data-testid="die"]')
+    expect(dice.first).to_be_attached()
+    sizes = dice.evaluate_all(
+        "els => els.map(e => [e.textContent, e.scrollWidth, e.clientWidth, e.scrollHeight,"
+        " e.clientHeight])"
+    )
+    cramped = [s for s in sizes if s[1] > s[2] or s[3] > s[4]]
+    assert not cramped, f"die chips too narrow for their numbers: {cramped[:5]}"

@@ -162,6 +162,52 @@ def test_advanced_setup_places_controllers_by_clicking_routers(
     pages[1].screenshot(path=str(artifacts / "tactrics-advanced.png"), full_page=True)
 
 
+def test_advanced_board_arrows_never_cover_a_controller(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """The turn arrows drawn beside a selected tower stay off every controller: over one they
+    hid it, and a click on that router (to move its controller, V7) turned the tower."""
+    match_id, players = api_match(live_server, "tactrics-crossing-advanced")
+    with httpx.Client(base_url=live_server) as client:
+        for seat, player in enumerate(players):  # V7 set-up: the first two starting routers
+            for number in range(2):
+                view = client.get(f"/api/matches/{match_id}", headers=auth(player)).json()
+                places = [m for m in view["view"]["legal_moves"] if m["type"] == "place"]
+                # B4 lies up-left of T11, where that tower's arrows used to be drawn.
+                place = next((m for m in places if m["slot"] == "B4"), places[0])
+                answer = client.post(
+                    f"/api/matches/{match_id}/moves",
+                    json={"move": place, "id": f"place-{seat}-{number}"}, headers=auth(player),
+                )
+                assert answer.status_code == 200, answer.text
+    page = new_page(width=390, height=844, player=players[0])
+    page.goto(f"/match/{match_id}")
+    expect(page.get_by_test_id("tactrics")).to_have_attribute("data-phase", "play")
+    expect(page.locator('[data-testid="controller"]')).to_have_count(4)
+    centres = [
+        (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for box in (c.bounding_box() for c in page.locator('[data-testid="controller"]').all())
+    ]
+    towers = page.locator(LEGAL_TOWER)
+    for i in range(towers.count()):
+        knob = towers.nth(i)
+        knob.click()
+        expect(knob).to_have_attribute("data-selected", "true")
+        for direction in ("ccw", "cw"):
+            box = page.get_by_test_id(f"board-rotate-{direction}").bounding_box()
+            covered = [
+                (x, y) for x, y in centres
+                if box["x"] <= x <= box["x"] + box["width"]
+                and box["y"] <= y <= box["y"] + box["height"]
+            ]
+            assert not covered, f"{knob.get_attribute('data-tower')} {direction} arrow covers"
+        # Each router under a controller takes a click itself, not an arrow above it.
+        for router in page.locator('[data-testid="router"]:has([data-testid="controller"])').all():
+            router.click(trial=True, timeout=2000)
+        knob.click()  # deselect
+    page.screenshot(path=str(artifacts / "tactrics-advanced-arrows.png"), full_page=True)
+
+
 def test_cat_and_mouse_turn_ends_when_a_cat_is_turned(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:

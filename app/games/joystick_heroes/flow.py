@@ -51,6 +51,11 @@ from app.games.joystick_heroes.plays import (
 )
 
 
+def sentence(words: str) -> str:
+    """`words` ending in a full stop, unless a card name already ends it ("Tilt!")."""
+    return words if words.endswith(("!", "?", ".")) else f"{words}."
+
+
 def update_player(state: State, seat: int, **changes: Any) -> None:
     players = list(state["players"])
     players[seat] = {**players[seat], **changes}
@@ -292,7 +297,7 @@ def _answer_reaction(
     takers = [s for s in question["seats"] if answers[str(s)]]
     if not takers:
         events.append({"type": "no_reaction", "question": kind,
-                       "text": f"Nobody plays {card}."})
+                       "text": sentence(f"Nobody plays {card}")})
     elif kind == "tilt":
         tilt(state, takers[0], rng, events)
     else:

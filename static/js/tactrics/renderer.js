@@ -307,19 +307,39 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     }
   }
 
+  // Where the two arrows may sit, as [dx, dy] of the anticlockwise one (the clockwise one is
+  // mirrored), in board units with y down: up-left/up-right of the knob, between its
+  // neighbours' knobs (30 degrees off, over two of the tower's slots); else the same below;
+  // else level with the knob, on the edges between slots, squeezed between two knobs.
+  const ARROW_SPOTS = [[-0.97, -0.56], [-0.97, 0.56], [-1, 0]];
+
+  /** Whether an arrow at (x, y) would hide a slot the player needs to see or click: a
+   *  controller, a router to pick up, or a place to move it to. */
+  function arrowHidesSomething(x, y) {
+    const controllers = byId(SLOT_IDS, board.controllers);
+    const needed = new Set([...Object.keys(controllers), ...targetSlots(),
+      ...legal().flatMap((m) => (m.type === "place" ? [m.slot] : m.type === "move_controller" ? [m.from] : []))]);
+    return [...needed].some((slot) => {
+      const [sx, sy] = slotCentre(slot);
+      return Math.hypot(sx - x, sy - y) < 0.85 * SCALE;
+    });
+  }
+
   // Two round arrows beside the selected tower, on the board itself, so a phone player turns
-  // it without scrolling down to the panel's buttons.
+  // it without scrolling down to the panel's buttons. They never cover a controller or a
+  // router to click (Crossing Advanced): a click there would turn the tower instead.
   function drawArrows() {
     const items = [];
     const turnable = selected?.kind === "tower" && ["ccw", "cw"].some((d) => rotationFor(selected.id, d));
     if (turnable) {
       const tower = selected.id;
       const [cx, cy] = towerCentre(tower);
+      const spot = ARROW_SPOTS.find(([dx, dy]) => ![dx, -dx].some((ddx) => arrowHidesSomething(cx + ddx * SCALE, cy + dy * SCALE)))
+        || ARROW_SPOTS[ARROW_SPOTS.length - 1];
       for (const direction of ["ccw", "cw"]) {
         const move = rotationFor(tower, direction);
-        // Up-left and up-right of the knob, between its neighbours' knobs (30 degrees off).
-        const x = cx + (direction === "cw" ? 0.97 : -0.97) * SCALE;
-        const y = cy - 0.56 * SCALE;
+        const x = cx + (direction === "cw" ? -spot[0] : spot[0]) * SCALE;
+        const y = cy + spot[1] * SCALE;
         const words = move ? describeMove(move, board) : (blockedReason(tower, direction) || `You may not turn ${tower} ${DIRECTION_WORDS[direction]} now`);
         items.push(svg("g", {
           class: `tac-arrow${move ? "" : " off"}${move?.reserve ? " reserve" : ""}`,
@@ -328,7 +348,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
           onclick: (event) => { event.stopPropagation(); if (move) submit(move); },
           onkeydown: (event) => { if (move && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); submit(move); } },
         },
-        svg("circle", { cx: x, cy: y, r: 0.52 * SCALE }),
+        svg("circle", { cx: x, cy: y, r: (spot[1] === 0 ? 0.42 : 0.52) * SCALE }),
         svg("text", { x, y: y + 0.24 * SCALE }, direction === "cw" ? "↻" : "↺"),
         svg("title", { text: words })));
       }
@@ -374,7 +394,9 @@ export function createTactricsRenderer(root, ctx, { mode }) {
       counter.dataset.left = String(turn.left);
       const who = turn.seat === you ? "Your turn" : `${seatLabel(turn.seat)} (${seatName(turn.seat)}) ${mode === "cat-mouse" && turn.seat === 1 ? "are" : "is"} playing`;
       status.textContent = myTurn
-        ? (turn.left > 0 ? `${who}: click a highlighted tower, then an arrow beside it.` : `${who}: no actions left, end your turn (or undo).`)
+        ? (turn.left > 0 ? (mode === "crossing-advanced"
+          ? `${who}: click a highlighted tower to turn or claim it, or one of your controllers to move it.`
+          : `${who}: click a highlighted tower, then an arrow beside it.`) : `${who}: no actions left, end your turn (or undo).`)
         : who;
     } else {
       counter.textContent = "";

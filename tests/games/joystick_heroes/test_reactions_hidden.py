@@ -123,7 +123,7 @@ def test_nobody_tilting_is_announced_without_names():
     state, _ = _rolled(holder=2)
     for seat in (1, 2, 3):
         state, events = act(state, seat, NO)
-    assert texts(events) == "Nobody plays Tilt!."
+    assert texts(events) == "Nobody plays Tilt!"
     assert state["question"] is None and state["play"]["face"] == "+200"
 
 
@@ -133,7 +133,7 @@ def test_a_seat_may_change_its_answer_until_all_have_answered():
     state, _ = act(state, 2, NO)
     state, _ = act(state, 1, NO)
     state, events = act(state, 3, NO)
-    assert texts(events) == "Nobody plays Tilt!."
+    assert texts(events) == "Nobody plays Tilt!"
 
 
 def test_when_two_hold_tilt_the_first_clockwise_plays_it():
@@ -203,5 +203,5 @@ def test_silence_counts_as_pass_seat_by_seat_until_the_question_closes():
         move = GAME.timeout_move(state, seat)
         assert move in GAME.legal_moves(state, seat)
         state, events = act(state, seat, move)
-    assert state["question"] is None and texts(events) == "Nobody plays Tilt!."
+    assert state["question"] is None and texts(events) == "Nobody plays Tilt!"
     assert GAME.decision_seconds(state) is None
