@@ -206,9 +206,10 @@ function renderLobby() {
 
 function describeOptions(options) {
   // Scalars in words; structured options (a drawn zone) are shown by the game's own editor.
-  const simple = Object.entries(options || {}).filter(([, v]) => v === null || typeof v !== "object");
+  // Unset ones (null) are left out.
+  const simple = Object.entries(options || {}).filter(([, v]) => v !== null && typeof v !== "object");
   if (!simple.length) return h("p", { class: "muted" }, "Standard rules.");
-  const word = (v) => (v === true ? "on" : v === false ? "off" : v === null ? "none" : String(v));
+  const word = (v) => (v === true ? "on" : v === false ? "off" : String(v));
   return h("p", { class: "muted", "data-testid": "options-summary" },
     `Options: ${simple.map(([k, v]) => `${k.replace(/_/g, " ")} ${word(v)}`).join(", ")}`);
 }
@@ -452,7 +453,9 @@ function renderGameOver() {
   const winners = outcome.winners || [];
   const youWon = state.you !== null && winners.includes(state.you);
   let title;
-  if (youWon && winners.length === 1) title = "You win!";
+  // Alone at the table there is nobody to beat: the result is the score, not a victory.
+  if ((state.seats || []).length === 1) title = youWon ? "Finished!" : "Game over";
+  else if (youWon && winners.length === 1) title = "You win!";
   else if (youWon) title = `Shared win: ${winners.map(seatLabel).join(" & ")}`;
   else if (winners.length === 1) title = `${seatLabel(winners[0])} wins!`;
   else if (winners.length) title = `${winners.map(seatLabel).join(" & ")} win!`;

@@ -68,8 +68,9 @@ export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) 
       readers.push(() => [key, input.checked]);
     } else if (Array.isArray(prop.enum) || prop.const !== undefined) {
       const choices = prop.enum || [prop.const];
+      const labels = prop["x-labels"] || {}; // a game may name its choices ("A" -> "A: Arena")
       const select = h("select", { id, name: key, "aria-describedby": describedBy, "data-testid": testid },
-        choices.map((value, index) => h("option", { value: String(index) }, optionLabel(value))));
+        choices.map((value, index) => h("option", { value: String(index) }, labels[value] ?? optionLabel(value))));
       const defaultIndex = choices.indexOf(prop.default);
       select.value = String(defaultIndex >= 0 ? defaultIndex : 0);
       container.append(h("div", { class: "field" }, h("label", { for: id }, label), select, help));

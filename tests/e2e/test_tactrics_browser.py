@@ -184,15 +184,18 @@ def test_advanced_board_arrows_never_cover_a_controller(
     page.goto(f"/match/{match_id}")
     expect(page.get_by_test_id("tactrics")).to_have_attribute("data-phase", "play")
     expect(page.locator('[data-testid="controller"]')).to_have_count(4)
-    centres = [
-        (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        for box in (c.bounding_box() for c in page.locator('[data-testid="controller"]').all())
-    ]
     towers = page.locator(LEGAL_TOWER)
     for i in range(towers.count()):
         knob = towers.nth(i)
         knob.click()
         expect(knob).to_have_attribute("data-selected", "true")
+        # Boxes are relative to the viewport, which a click may scroll: measure after it.
+        centres = [
+            (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            for box in (
+                c.bounding_box() for c in page.locator('[data-testid="controller"]').all()
+            )
+        ]
         for direction in ("ccw", "cw"):
             box = page.get_by_test_id(f"board-rotate-{direction}").bounding_box()
             covered = [

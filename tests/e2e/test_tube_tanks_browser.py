@@ -161,7 +161,7 @@ def test_custom_zone_is_drawn_live_and_accepted(
     # Gina picks the custom zone in the lobby's generic form: it starts from setup A.
     gina.goto("/")
     choose_game(gina, "tube-tanks")
-    gina.get_by_test_id("option-setup").select_option(label="Custom")
+    gina.get_by_test_id("option-setup").select_option(label="Custom zone (you draw it)")
     gina.get_by_test_id("create-match").click()
     gina.wait_for_url(re.compile(r"/match/[^/]+$"))
     match_id = gina.url.rstrip("/").rsplit("/", 1)[-1]

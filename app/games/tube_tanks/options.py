@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from app.games.tube_tanks.zone import CENTRE, SETUPS, Zone
+from app.games.tube_tanks.zone import CENTRE, SETUP_NAMES, SETUPS, Zone
 
 RULE_FLAGS = (
     "collateral_damage",
@@ -35,6 +35,10 @@ class Options(BaseModel):
         "A",
         description="Zone layout: A 'Arena', B 'Crossfire', or a custom zone the host draws and "
         "the other player accepts.",
+        json_schema_extra={
+            "x-labels": {**{k: f"{k}: {name}" for k, name in SETUP_NAMES.items()},
+                         "custom": "Custom zone (you draw it)"}
+        },
     )
     zone: Zone | None = Field(
         None, description="The custom zone (walls, pools, gaps, tanks); only with setup 'custom'."
