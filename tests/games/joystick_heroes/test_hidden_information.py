@@ -69,8 +69,9 @@ def test_the_deck_order_is_never_in_a_view():
 
 
 def test_a_drawn_card_is_named_only_to_its_drawer():
-    from app.games.joystick_heroes.decks import draw_power_card
     from jh_factories import card_of
+
+    from app.games.joystick_heroes.decks import draw_power_card
 
     state = table(2)
     state["power_deck"] = [card_of("turbo")]
