@@ -262,6 +262,8 @@ class CdThief(Game):
         if phase == "battle":
             return "A podcaster is next to you: you must battle him before you roll."
         if phase == "roll":
+            if isinstance(move, dict) and move.get("type") == "battle":
+                return "No podcaster is next to you: there is nobody to battle. Roll the dice."
             return "Roll the movement dice first."
         if isinstance(move, dict) and move.get("type") == "move":
             return "You cannot end your move on that square with this roll."

@@ -78,7 +78,7 @@ def test_a_turn_is_battle_then_roll_then_move():
         GAME.apply(state, 1 - seat, {"type": "roll"}, Dice("x", 1))
     with pytest.raises(IllegalMove):
         GAME.apply(state, seat, {"type": "move", "to": [9, 14]}, Dice("x", 1))
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="nobody to battle"):
         GAME.apply(state, seat, {"type": "battle"}, Dice("x", 1))
     with pytest.raises(BadMove):
         GAME.parse_move({"type": "move", "to": [30, 1]})
