@@ -86,3 +86,27 @@ export function sameCell(a, b) {
 export function cellKey(cell) {
   return `${cell[0]},${cell[1]}`;
 }
+
+// --- grid points (Snakes and Trains move on the 9x9 points between squares) ---------------
+const POINT_STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
+const POINT_MAX = 8;
+
+/** The neighbouring grid point in absolute direction `dir`, or null off the board. */
+export function stepPoint(p, dir) {
+  const [dx, dy] = POINT_STEP[dir];
+  const x = p[0] + dx;
+  const y = p[1] + dy;
+  return x >= 0 && x <= POINT_MAX && y >= 0 && y <= POINT_MAX ? [x, y] : null;
+}
+
+export function pointText(p) { return `(${p[0]},${p[1]})`; }
+
+export function samePoint(a, b) { return Boolean(a && b) && a[0] === b[0] && a[1] === b[1]; }
+
+/** The segment between two points as [x1, y1, x2, y2], smaller end first: one name for it
+ * whichever way it was walked. */
+export function segmentEnds(a, b) {
+  return a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]) ? [a[0], a[1], b[0], b[1]] : [b[0], b[1], a[0], a[1]];
+}
+
+export function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }

@@ -25,6 +25,22 @@ function sameIds(a, b) {
   return b.every((x) => set.has(x));
 }
 
+/** A C64 table whose board is drawn by a scene made on first draw: createScene(grid, host)
+ * -> {draw(board, helpers), onEvents(events)} (Cars, Monsters). */
+export function createC64SceneTable(root, ctx, { createScene, ...game }) {
+  let scene = null;
+  return createC64Table(root, ctx, {
+    ...game,
+    drawBoard(grid, board, helpers) {
+      if (!scene) scene = createScene(grid, root.querySelector(".c64-board-wrap") || root);
+      scene.draw(board, helpers);
+    },
+    onEvents(grid, events) {
+      scene?.onEvents(events);
+    },
+  });
+}
+
 export function createC64Table(root, ctx, game) {
   const you = ctx.you ?? null;
   let state = null;

@@ -5,7 +5,7 @@
 // and facing, flipped and off-board cars, a dashboard per car, and animates every drive
 // square by square from the server's `drive` event (rebounds, pushes, leaving the board).
 
-import { createC64Table } from "../c64/table.js";
+import { createC64SceneTable } from "../c64/table.js";
 import { DIR_WORDS, capitalize, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";
 import { h, svg } from "../ui.js";
 
@@ -338,16 +338,9 @@ function legend(board, { you }) {
 }
 
 export function createRenderer(root, ctx) {
-  let scene = null;
-  return createC64Table(root, ctx, {
+  return createC64SceneTable(root, ctx, {
     boardLabel: "C64 Cars track",
-    drawBoard(grid, board, helpers) {
-      if (!scene) scene = createCarsScene(grid, root.querySelector(".c64-board-wrap") || root);
-      scene.draw(board, helpers);
-    },
-    onEvents(grid, events) {
-      scene?.onEvents(events);
-    },
+    createScene: createCarsScene,
     preview,
     faceHelp,
     legend,

@@ -5,7 +5,7 @@
 // carries what, and animates a move card in order: the adventurer's step, then her monster's
 // step the opposite way, then everyone an encounter sends home.
 
-import { createC64Table } from "../c64/table.js";
+import { createC64SceneTable } from "../c64/table.js";
 import { DIR_WORDS, capitalize, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";
 import { h, svg } from "../ui.js";
 
@@ -256,16 +256,9 @@ function legend(board, { you }) {
 }
 
 export function createRenderer(root, ctx) {
-  let scene = null;
-  return createC64Table(root, ctx, {
+  return createC64SceneTable(root, ctx, {
     boardLabel: "C64 Monsters board",
-    drawBoard(grid, board, helpers) {
-      if (!scene) scene = createMonstersScene(grid, root.querySelector(".c64-board-wrap") || root);
-      scene.draw(board, helpers);
-    },
-    onEvents(grid, events) {
-      scene?.onEvents(events);
-    },
+    createScene: createMonstersScene,
     preview,
     faceHelp,
     legend,

@@ -5,26 +5,14 @@
 // with each snake's length, supply and captures, which becomes the final count at the end.
 
 import { createC64Table } from "../c64/table.js";
-import { DIR_WORDS, capitalize, faceToDir, isDirectionFace } from "../c64/common.js";
+import {
+  DIR_WORDS, capitalize, faceToDir, isDirectionFace, plural, pointText, samePoint, segmentEnds, stepPoint,
+} from "../c64/common.js";
 import { fill, h, svg } from "../ui.js";
 
-const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
-const MAX = 8;
-
-function stepPoint(p, dir) {
-  const [dx, dy] = STEP[dir];
-  const x = p[0] + dx;
-  const y = p[1] + dy;
-  return x >= 0 && x <= MAX && y >= 0 && y <= MAX ? [x, y] : null;
-}
-function pt(p) { return `(${p[0]},${p[1]})`; }
-function samePoint(a, b) { return Boolean(a && b) && a[0] === b[0] && a[1] === b[1]; }
+const pt = pointText;
 /** A segment's id key, the same whichever way it is written. */
-function segKey(a, b) {
-  const [p, q] = a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]) ? [a, b] : [b, a];
-  return `${p[0]},${p[1]},${q[0]},${q[1]}`;
-}
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+function segKey(a, b) { return segmentEnds(a, b).join(","); }
 function players(board) { return (board.players || []).filter(Boolean); }
 function tailOf(p) { return p.snake[p.snake.length - 1]; }
 

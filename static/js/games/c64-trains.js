@@ -5,27 +5,16 @@
 // trains (discs) on the grid points, and a score panel with supplies, VP and the final count.
 
 import { createC64Table } from "../c64/table.js";
-import { DIR_WORDS, capitalize, faceToDir, isDirectionFace } from "../c64/common.js";
+import {
+  DIR_WORDS, capitalize, faceToDir, isDirectionFace, plural, pointText, samePoint, segmentEnds, stepPoint,
+} from "../c64/common.js";
 import { fill, h } from "../ui.js";
 
-const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
-const MAX = 8;
-
-function stepPoint(p, dir) {
-  const [dx, dy] = STEP[dir];
-  const x = p[0] + dx;
-  const y = p[1] + dy;
-  return x >= 0 && x <= MAX && y >= 0 && y <= MAX ? [x, y] : null;
-}
-function pt(p) { return `(${p[0]},${p[1]})`; }
-function samePoint(a, b) { return Boolean(a && b) && a[0] === b[0] && a[1] === b[1]; }
+const pt = pointText;
 /** The canonical rail [x1, y1, x2, y2] between two neighbouring points (smaller end first). */
-function rail(a, b) {
-  return a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]) ? [a[0], a[1], b[0], b[1]] : [b[0], b[1], a[0], a[1]];
-}
+const rail = segmentEnds;
 function railKey(r) { return r.join(","); }
 function railText(r) { return `${pt(r.slice(0, 2))}-${pt(r.slice(2))}`; }
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function players(board) { return (board.players || []).filter(Boolean); }
 function trainAt(board, point) { return players(board).find((p) => samePoint(p.point, point)) || null; }
