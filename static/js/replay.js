@@ -13,6 +13,7 @@
 
 import { applyOperation } from "/static/vendor/fast-json-patch/index.mjs";
 import { api, ApiError, loadPlayer, serverTime, verifyPlayer, withWatch } from "./api.js";
+import { pipDie, hasPips } from "./dice.js";
 import { clear, copyText, fill, h, logoSvg, svg, toast } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -157,14 +158,6 @@ function outcomeTitle(outcome) {
 }
 
 // ------------------------------------------------------------------ dice
-const PIPS = {
-  1: [[12, 12]],
-  2: [[7, 7], [17, 17]],
-  3: [[7, 7], [12, 12], [17, 17]],
-  4: [[7, 7], [17, 7], [7, 17], [17, 17]],
-  5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]],
-  6: [[7, 6.5], [17, 6.5], [7, 12], [17, 12], [7, 17.5], [17, 17.5]],
-};
 
 /** Every die face an event reports under `dice` or `rolls` (numbers, or {face}/{value}). */
 function diceOf(event) {
@@ -179,12 +172,7 @@ function diceOf(event) {
 
 function dieFace(value) {
   const n = Number(value);
-  if (Number.isInteger(n) && PIPS[n]) {
-    return svg("svg", { class: "die", viewBox: "0 0 24 24", role: "img", "aria-label": `die showing ${n}`, "data-testid": "die", "data-face": n },
-      svg("rect", { x: 1.5, y: 1.5, width: 21, height: 21, rx: 5, class: "die-body" }),
-      ...PIPS[n].map(([cx, cy]) => svg("circle", { cx, cy, r: 2.2, class: "die-pip" })),
-    );
-  }
+  if (hasPips(n)) return pipDie(n);
   return h("span", { class: "die die-text", role: "img", "aria-label": `die showing ${value}`, "data-testid": "die", "data-face": String(value) }, String(value));
 }
 

@@ -6,6 +6,7 @@
 // comes from `legal_moves`, so the UI never offers a move the rules would refuse.
 // Also exports createOptionsEditor: the lobby's custom-zone editor (see below).
 
+import { pipDie } from "../dice.js";
 import { fill, h, svg, toast } from "../ui.js";
 import {
   boltPath, cellName, diceCount, distance, hitChance, occupancy, onBoard, parseCell, pathTo, percent,
@@ -15,27 +16,16 @@ import { SIDE_COLORS, createZone, ensureCss } from "../tube-tanks/zone-svg.js";
 
 const SIDES = ["green", "orange"];
 const COMPASS_WORDS = { 2: "N", 5: "S", 3: "W", 4: "E" };
-const PIPS = {
-  1: [[12, 12]],
-  2: [[7, 7], [17, 17]],
-  3: [[7, 7], [12, 12], [17, 17]],
-  4: [[7, 7], [17, 7], [7, 17], [17, 17]],
-  5: [[7, 7], [17, 7], [12, 12], [7, 17], [17, 17]],
-  6: [[7, 6.5], [17, 6.5], [7, 12], [17, 12], [7, 17.5], [17, 17.5]],
-};
 
 function capital(word) { return word ? word[0].toUpperCase() + word.slice(1) : ""; }
 function tankName(tank) { return `${capital(tank.side)} ${tank.number}`; }
 function where(tank) { return tank.cell ? tank.cell : "(destroyed)"; }
 
 function die(face, { rolling = false, index = 0 } = {}) {
-  return svg("svg", {
+  return pipDie(face, {
     class: `die tt-die${rolling ? " tt-rolling" : ""}${face === 1 ? " tt-die-one" : ""}`,
-    viewBox: "0 0 24 24", role: "img", "aria-label": `die showing ${face}`,
-    "data-testid": "tt-die", "data-face": face, style: { animationDelay: `${index * 40}ms` },
-  },
-  svg("rect", { x: 1.5, y: 1.5, width: 21, height: 21, rx: 5, class: "die-body" }),
-  ...PIPS[face].map(([cx, cy]) => svg("circle", { cx, cy, r: 2.2, class: "die-pip" })));
+    "data-testid": "tt-die", style: { animationDelay: `${index * 40}ms` },
+  });
 }
 
 function compass(board, flipped) {
