@@ -71,6 +71,7 @@ class LiveMatch:
     _boards: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _board_patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _events: dict[tuple[int, int | None], list[Event]] = field(default_factory=dict)
+    _seats: list[dict[str, Any]] | None = None
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -106,6 +107,12 @@ class LiveMatch:
                 for key in [k for k in cache if k[0] < version - 2]:
                     del cache[key]
 
+    def _seats_view(self) -> list[dict[str, Any]]:
+        # The same object in every version's view: the diff skips it by identity.
+        if self._seats is None:
+            self._seats = [{"seat": i, "name": name} for i, name in enumerate(self.names)]
+        return self._seats
+
     def legal(self, version: int, seat: int) -> list[dict[str, Any]]:
         """`seat`'s legal moves at `version`, computed once (validation and views share it)."""
         key = (version, seat)
@@ -137,7 +144,7 @@ class LiveMatch:
             "game": game.id,
             "status": "finished" if outcome is not None else "active",
             "version": version,
-            "seats": [{"seat": i, "name": name} for i, name in enumerate(self.names)],
+            "seats": self._seats_view(),
             "you": seat,
             "active_seats": active,
             "legal_moves": self.legal(version, seat) if seat in active else [],

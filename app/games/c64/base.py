@@ -214,7 +214,7 @@ class C64Game(Game):
             "order": list(order),
             "players": players,
             "joysticks": [_joystick_view(s, joy) for s, joy in enumerate(state["joysticks"])],
-            "cards": [list(faces) for faces in js.CARD_FACES],
+            "cards": _CARD_TABLE,
         }
         self.board_view(state, board)
         return board
@@ -336,6 +336,10 @@ class C64Game(Game):
             order = state["order"]
             new["turn"] = order[(order.index(seat) + 1) % len(order)]
         return new, events
+
+
+# One shared table for every view (views are never mutated): the diff skips it by identity.
+_CARD_TABLE = [list(faces) for faces in js.CARD_FACES]
 
 
 def _joystick_view(seat: int, joy: js.Joystick) -> dict[str, Any]:
