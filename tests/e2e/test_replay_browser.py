@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +318,79 @@ def test_dice_in_events_show_as_die_faces(
     page.get_by_test_id("next").click()
     expect(page.get_by_test_id("now-playing").get_by_test_id("die")).to_have_count(2)
     page.get_by_test_id("replay-log").screenshot(path=str(artifacts / "replay-dice.png"))
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_phone_controls_never_cover_the_board(
+    new_page: Any, live_server: str, finished: dict[str, Any], artifacts: Path
+) -> None:
+    """QA: on a phone the sticky step controls covered the board's lower rows whenever a banner
+    pushed the board down (the winner at the last move, then Verify's result), hiding the piece
+    being watched. At the scroll positions a person uses to look at the board, the controls are
+    on screen and clear of the board; the keys, the buttons, the share link and Export work."""
+    width, height = 390, 844
+    last = finished["moves"]
+    page = new_page(width=width, height=height)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"/replay/{finished['id']}")
+    board_svg = page.get_by_test_id("board")
+    controls = page.get_by_test_id("transport")
+    expect(board_svg).to_be_visible(timeout=SLOW_MS)
+    at(page, 0)
+
+    scroll_to: dict[str, Callable[[], object]] = {
+        "top of the page": lambda: page.evaluate("window.scrollTo(0, 0)"),
+        "board scrolled into view": board_svg.scroll_into_view_if_needed,
+        "board centred": lambda: board_svg.evaluate(
+            "(board) => board.scrollIntoView({block: 'center'})"
+        ),
+    }
+
+    def board_stays_clear(moment: str) -> None:
+        for position, scroll in scroll_to.items():
+            scroll()
+            board_box = board_svg.bounding_box()
+            controls_box = controls.bounding_box()
+            assert board_box is not None and controls_box is not None
+            where = f"{moment}, {position}: controls {controls_box}, board {board_box}"
+            assert not overlaps(controls_box, board_box), f"the controls cover the board ({where})"
+            on_screen = 0 <= controls_box["y"] <= height - controls_box["height"]
+            assert on_screen, f"the controls are off screen ({where})"
+
+    board_stays_clear("at the start")
+    page.keyboard.press("End")
+    at(page, last)
+    expect(page.get_by_test_id("replay-outcome")).to_be_visible()
+    board_stays_clear("at the last move")
+    page.get_by_test_id("verify").click()
+    verified = page.get_by_test_id("verify-result")
+    expect(verified).to_have_attribute("data-ok", "true", timeout=SLOW_MS)
+    board_stays_clear("with the verification shown")
+    scroll_to["top of the page"]()
+    page.screenshot(path=str(artifacts / "replay-phone-controls-top.png"))
+    scroll_to["board scrolled into view"]()
+    page.screenshot(path=str(artifacts / "replay-phone-controls-board.png"))
+
+    # The keys and the buttons still step; the share link carries the move shown.
+    page.locator("body").focus()
+    page.keyboard.press("Home")
+    at(page, 0)
+    page.keyboard.press("ArrowRight")
+    at(page, 1)
+    page.get_by_test_id("next").click()
+    at(page, 2)
+    page.get_by_test_id("copy-link").click()
+    expect(page.get_by_test_id("copy-link")).to_have_text("Copied!")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{live_server}/replay/{finished['id']}#move=2"
+    with page.expect_download() as download_info:
+        page.get_by_test_id("export").click()
+    assert download_info.value.suggested_filename == f"arcade-night-c64-maze-{finished['id']}.json"
