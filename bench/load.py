@@ -269,6 +269,12 @@ def main() -> None:
         help="the server's process id (same machine): also print its CPU time per move",
     )
     parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="measure each level this many times (the machine's speed drifts between runs)",
+    )
+    parser.add_argument(
         "--compression",
         action="store_true",
         help="offer permessage-deflate (off by default, like socket.io)",
@@ -280,22 +286,33 @@ def main() -> None:
     widths = (5, 9, 8, 8, 8, 12, 7, 9)
     print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
     for m in args.matches:
-        stats = run_event_loop(run_level(args.url, m, args.seconds, args.warmup))
-        lat = [x * 1000 for x in stats.latencies]
-        rate = stats.moves / stats.elapsed  # type: ignore[attr-defined]
-        size = stats.frame_bytes / stats.frames if stats.frames else float("nan")
-        print(
-            f"{m:>5} {rate:>9.0f} {percentile(lat, 0.50):>8.1f} {percentile(lat, 0.95):>8.1f} "
-            f"{percentile(lat, 0.99):>8.1f} {size:>12.0f} {stats.errors:>7} "
-            f"{stats.matches_finished:>9}",
-            flush=True,
-        )
-        if lat:
-            line = f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves"
-            cpu = getattr(stats, "server_cpu", None)
-            if cpu is not None and stats.moves:
-                line += f"; server CPU {cpu / stats.moves * 1e6:.0f} us per move"
-            print(line, flush=True)
+        rates, p99s = [], []
+        for _run in range(args.runs):
+            stats = run_event_loop(run_level(args.url, m, args.seconds, args.warmup))
+            lat = [x * 1000 for x in stats.latencies]
+            rate = stats.moves / stats.elapsed  # type: ignore[attr-defined]
+            size = stats.frame_bytes / stats.frames if stats.frames else float("nan")
+            print(
+                f"{m:>5} {rate:>9.0f} {percentile(lat, 0.50):>8.1f} "
+                f"{percentile(lat, 0.95):>8.1f} {percentile(lat, 0.99):>8.1f} {size:>12.0f} "
+                f"{stats.errors:>7} {stats.matches_finished:>9}",
+                flush=True,
+            )
+            if lat:
+                line = f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves"
+                cpu = getattr(stats, "server_cpu", None)
+                if cpu is not None and stats.moves:
+                    line += f"; server CPU {cpu / stats.moves * 1e6:.0f} us per move"
+                print(line, flush=True)
+                rates.append(rate)
+                p99s.append(percentile(lat, 0.99))
+        if len(rates) > 1:
+            print(
+                f"      {len(rates)} runs at M={m}: moves/s {min(rates):.0f}-{max(rates):.0f} "
+                f"(median {statistics.median(rates):.0f}), p99 {min(p99s):.1f}-{max(p99s):.1f} ms "
+                f"(median {statistics.median(p99s):.1f})",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
