@@ -4,6 +4,7 @@ done by both, then round 2. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -196,3 +197,109 @@ def test_a_finished_game_shows_the_prizes_per_round_chart(
     )
     cramped = [s for s in sizes if s[1] > s[2] or s[3] > s[4]]
     assert not cramped, f"die chips too narrow for their numbers: {cramped[:5]}"
+
+
+def first_legal_move(base: str, match_id: str, player: dict[str, str], number: int) -> None:
+    """`player` makes her first legal move over the REST API."""
+    with httpx.Client(base_url=base) as client:
+        view = client.get(f"/api/matches/{match_id}", headers=auth(player)).json()["view"]
+        move = view["legal_moves"][0]
+        sent = client.post(
+            f"/api/matches/{match_id}/moves", json={"move": move, "id": f"first-{number}"},
+            headers=auth(player),
+        )
+        assert sent.status_code == 200, sent.text
+
+
+def test_a_button_pressed_while_another_seat_moves_still_clicks(
+    new_page: Any, live_server: str
+) -> None:
+    """QA: every state update rebuilt the prompt, so a button pressed just as another seat's
+    move arrived was swapped under the pointer (pressed on the old node, released on its
+    copy) and the click was lost. A button the update leaves alone stays the same element."""
+    match_id, host, guest = started_match(live_server)
+    ada = new_page(player=host)
+    ada.goto(f"/match/{match_id}")
+    choices = ada.get_by_test_id("genre-choice")
+    expect(choices).to_have_count(6)
+    pressed = choices.nth(2)
+    button = pressed.element_handle()
+    genres = json.loads(pressed.get_attribute("data-move") or "{}")["genres"]
+    box = pressed.bounding_box()
+    assert box is not None
+    ada.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ada.mouse.down()
+    before = version(ada)
+    first_legal_move(live_server, match_id, guest, 1)  # Bea picks her genres meanwhile
+    expect(ada.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+    # Checked while still pressed: once released, Ada's own move ends the set-up and the
+    # genre buttons go, as they should.
+    assert button.evaluate("e => e.isConnected"), "the pressed button was replaced"
+    ada.mouse.up()
+    expect(ada.get_by_test_id("phase")).to_have_attribute("data-phase", "play")
+    with httpx.Client(base_url=live_server) as client:
+        board = client.get(f"/api/matches/{match_id}", headers=auth(host)).json()["view"]["board"]
+    assert board["players"][0]["genres"] == genres
+
+
+# A second Joystick Heroes renderer on the match page, fed views by the test: who holds a
+# reaction card is dealt at random, so the server cannot be steered into asking Ada about the
+# Tilt! she holds. Its moves are recorded in window.sentMoves instead of being sent.
+MOUNT_RENDERER = """async (view) => {
+  const { createRenderer } = await import("/static/js/games/joystick-heroes.js");
+  const root = document.createElement("div");
+  root.dataset.testid = "test-renderer";
+  document.body.append(root);
+  window.sentMoves = [];
+  window.testRenderer = createRenderer(root, {
+    you: view.you, submit: async (move) => { window.sentMoves.push(move); },
+  });
+  window.testRenderer.update(view, []);
+}"""
+
+
+def test_a_reaction_button_stays_put_while_the_others_answer(
+    new_page: Any, live_server: str
+) -> None:
+    """Bea rolled; Ada holds Tilt! and is asked with Cid. Cid's answer is private, so for Ada
+    it is an update that changes nothing: her Play/Pass buttons must stay the very elements
+    under her pointer, and a click on them counts. When her own answer changes the prompt,
+    the button that still sends the same move stays too."""
+    match_id, players = api_match(live_server, GAME, ("Ada", "Bea", "Cid"))
+    for number, player in enumerate(players):
+        first_legal_move(live_server, match_id, player, number)
+    ada = new_page(player=players[0])
+    ada.goto(f"/match/{match_id}")
+    expect(ada.get_by_test_id("phase")).to_have_attribute("data-phase", "play")
+    view = ada.evaluate("structuredClone(window.arcade.state)")
+    yes, no = {"type": "answer", "accept": True}, {"type": "answer", "accept": False}
+    asked = {
+        **view,
+        "active_seats": [0, 2],
+        "legal_moves": [yes, no],
+        "board": {**view["board"], "question": {
+            "kind": "tilt", "asker": 1, "seats": [2, 0], "holding": True, "answer": None,
+        }},
+    }
+    ada.evaluate(MOUNT_RENDERER, asked)
+    mine = ada.get_by_test_id("test-renderer")
+    expect(mine.get_by_test_id("question-text")).to_have_attribute("data-kind", "tilt")
+    play_tilt = mine.get_by_test_id("answer-yes").element_handle()
+    pass_button = mine.get_by_test_id("answer-no").element_handle()
+
+    cid_answered = {**asked, "version": view["version"] + 1}
+    ada.evaluate("view => window.testRenderer.update(view, [])", cid_answered)
+    assert play_tilt.evaluate("e => e.isConnected"), "Play Tilt! was rebuilt for nothing"
+    assert pass_button.evaluate("e => e.isConnected"), "Pass was rebuilt for nothing"
+    pass_button.click()
+    assert ada.evaluate("window.sentMoves") == [no]
+
+    # Ada passed: the prompt says so and offers Tilt! after all, on the same button.
+    ada_passed = {**cid_answered, "version": view["version"] + 2, "board": {
+        **asked["board"], "question": {**asked["board"]["question"], "answer": False},
+    }}
+    ada.evaluate("view => window.testRenderer.update(view, [])", ada_passed)
+    expect(mine.get_by_test_id("reaction-answer")).to_contain_text("pass")
+    expect(mine.get_by_test_id("answer-yes")).to_have_text("Play Tilt! instead")
+    assert play_tilt.evaluate("e => e.isConnected"), "Play Tilt! was rebuilt"
+    assert not pass_button.evaluate("e => e.isConnected"), "Pass is no longer offered"

@@ -268,7 +268,49 @@ export function createRenderer(root, ctx) {
       const seat = (s.active_seats || [])[0];
       parts.push(h("p", { class: "muted" }, seat !== undefined ? `${heroName(seat)} is playing…` : ""));
     }
-    fill(els.prompt, parts);
+    patchChildren(els.prompt, parts);
+  }
+
+  // Every state update renders the prompt afresh, and most updates (another seat's private
+  // answer, another hero done shopping) change nothing in it. Swapping its buttons for copies
+  // would lose a click pressed on the old button and released on the new one, and drop
+  // keyboard focus, so the fresh render is merged into the live nodes instead: what is
+  // unchanged stays untouched, and a button stays the same element for as long as it sends
+  // the same move. Merging keeps the old nodes' listeners, which is sound because prompt
+  // elements act only through moveButton, whose move is part of the key (data-move).
+  function nodeKey(node) {
+    if (node.nodeType !== Node.ELEMENT_NODE) return `#${node.nodeType}`;
+    return `${node.tagName}|${node.dataset.testid || ""}|${node.dataset.move || ""}`;
+  }
+
+  function patchChildren(parent, fresh) {
+    const reusable = new Map();
+    for (const node of parent.childNodes) {
+      const key = nodeKey(node);
+      if (!reusable.has(key)) reusable.set(key, []);
+      reusable.get(key).push(node);
+    }
+    const wanted = fresh.filter((node) => node instanceof Node).map((node) => {
+      const old = reusable.get(nodeKey(node))?.shift();
+      return old ? patchNode(old, node) : node;
+    });
+    const kept = new Set(wanted);
+    for (const node of [...parent.childNodes]) if (!kept.has(node)) node.remove();
+    // Kept nodes are already in order unless the render reordered them: only then do they move.
+    wanted.forEach((node, i) => {
+      const there = parent.childNodes[i] || null;
+      if (there !== node) parent.insertBefore(node, there);
+    });
+  }
+
+  function patchNode(old, fresh) {
+    if (old.isEqualNode(fresh)) return old;
+    if (old.nodeType === Node.TEXT_NODE) { old.data = fresh.data; return old; }
+    if (old.nodeType !== Node.ELEMENT_NODE) return fresh;
+    for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    patchChildren(old, [...fresh.childNodes]);
+    return old;
   }
 
   // Reactions: everyone who could hold the card is asked alike, so the table cannot tell who
