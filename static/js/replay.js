@@ -274,20 +274,48 @@ function highlightLog({ focus = false } = {}) {
   item.classList.add("current");
   item.setAttribute("aria-current", "step");
   item.firstElementChild.tabIndex = 0;
-  if (!revealItem(item)) {
-    // Chunks above it that had not been laid out yet may have changed size: look again.
-    requestAnimationFrame(() => { if (currentItem === item) revealItem(item); });
-  }
+  revealCurrent();
   if (focus) item.firstElementChild.focus({ preventScroll: true });
 }
 
-/** Scrolls the list (only the list: scrollIntoView would move the page too) to show `item`. */
+// After a far jump the chunks that come into sight are laid out for the first time in the
+// next frames, and each grows or shrinks from its estimated size, which moves the current
+// move. So the list is checked again each frame until the move has stayed in sight for a
+// couple of frames; a step within sight scrolls nothing and ends at once.
+const REVEAL_SETTLED_FRAMES = 2;
+const REVEAL_MAX_FRAMES = 30;
+let revealFrame = 0;
+
+function revealCurrent() {
+  cancelAnimationFrame(revealFrame);
+  if (currentItem && !revealItem(currentItem)) settleReveal(0, 0);
+}
+
+function settleReveal(frame, framesInSight) {
+  revealFrame = requestAnimationFrame(() => {
+    if (!currentItem) return;
+    const inSight = revealItem(currentItem) ? framesInSight + 1 : 0;
+    if (inSight < REVEAL_SETTLED_FRAMES && frame + 1 < REVEAL_MAX_FRAMES) settleReveal(frame + 1, inSight);
+  });
+}
+
+/**
+ * Scrolls the list (only the list: scrollIntoView would move the page too) to show `item`;
+ * true if it was in sight already. Positions come from bounding boxes: a chunk's containment
+ * makes it the offsetParent of its moves, so offsetTop would be relative to the chunk.
+ */
 function revealItem(item) {
   const list = els.log;
-  const top = item.offsetTop;
-  const bottom = top + item.offsetHeight;
-  if (top >= list.scrollTop && bottom <= list.scrollTop + list.clientHeight) return true;
-  list.scrollTop = Math.max(0, top - (list.clientHeight - item.offsetHeight) / 2);
+  if (!list.clientHeight) return true; // hidden, or not laid out: nothing to scroll
+  const view = list.getBoundingClientRect();
+  const box = item.getBoundingClientRect();
+  const viewTop = view.top + list.clientTop;
+  const viewBottom = viewTop + list.clientHeight;
+  const fits = box.height <= list.clientHeight;
+  // A move taller than the list counts as shown once its first line is at the top.
+  if (fits ? box.top >= viewTop - 0.5 && box.bottom <= viewBottom + 0.5 : Math.abs(box.top - viewTop) <= 1) return true;
+  const top = box.top - viewTop + list.scrollTop;
+  list.scrollTop = Math.max(0, top - Math.max(0, list.clientHeight - box.height) / 2);
   return false;
 }
 

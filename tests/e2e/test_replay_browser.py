@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.e2e.lobby_flow import api_match, auth
@@ -394,3 +395,76 @@ def test_phone_controls_never_cover_the_board(
     with page.expect_download() as download_info:
         page.get_by_test_id("export").click()
     assert download_info.value.suggested_filename == f"arcade-night-c64-maze-{finished['id']}.json"
+
+
+# The move list builds its lines in chunks of 100; a jump far down the list needs several.
+LONG_MATCH_MOVES = 300
+
+# The highlighted move lies wholly inside the move list's scroll box (half a pixel of rounding).
+CURRENT_MOVE_IN_LIST = """() => {
+  const list = document.querySelector('[data-testid="replay-log"]').getBoundingClientRect();
+  const move = document.querySelector('[data-testid="replay-move"].current');
+  const box = move?.getBoundingClientRect();
+  return Boolean(box) && box.height > 0
+    && box.top >= list.top - 0.5 && box.bottom <= list.bottom + 0.5;
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_finished(finished: dict[str, Any], finish_maze_match: Any) -> dict[str, Any]:
+    """A finished match long enough for the move list to hold many chunks: nearly always the
+    module's match (random C64 Maze matches run to hundreds or thousands of moves)."""
+    match = finished
+    for seed in range(5, 10):
+        if match["moves"] >= LONG_MATCH_MOVES:
+            return match
+        match = dict(finish_maze_match(names=("Eve", "Fay"), seed=seed))
+    assert match["moves"] >= LONG_MATCH_MOVES, f"no match of {LONG_MATCH_MOVES} moves"
+    return match
+
+
+def shows_current_move_in_list(page: Any, index: int) -> None:
+    """Move `index` is the one shown, and its line is in sight inside the move list."""
+    at(page, index)
+    try:
+        page.wait_for_function(CURRENT_MOVE_IN_LIST, timeout=5_000)
+    except PlaywrightTimeoutError:
+        move = page.locator('[data-testid="replay-move"].current').bounding_box()
+        log = page.get_by_test_id("replay-log").bounding_box()
+        scrolled = page.get_by_test_id("replay-log").evaluate("(list) => list.scrollTop")
+        raise AssertionError(
+            f"move {index} is out of sight: its line at {move}, the list at {log} "
+            f"(scrolled to {scrolled}px)"
+        ) from None
+
+
+def test_the_move_list_follows_far_jumps(
+    new_page: Any, live_server: str, long_finished: dict[str, Any], artifacts: Path
+) -> None:
+    """Review: after End on a match of ~1,200 moves the move list scrolled to about 1,900px
+    while the highlighted move sat near 94,000px. After every kind of jump the highlighted
+    line is inside the list's scroll box, and only the list scrolls, never the page."""
+    last = long_finished["moves"]
+    middle = last // 2 + 37  # well inside a chunk that is neither the first nor the last
+    page = new_page(width=1280, height=800)
+    page.goto(f"/replay/{long_finished['id']}#move={middle}")
+    expect(page.get_by_test_id("board")).to_be_visible(timeout=SLOW_MS)
+    shows_current_move_in_list(page, middle)
+    page_scroll = page.evaluate("window.scrollY")
+
+    def jump(act: Callable[[], object], index: int) -> None:
+        act()
+        shows_current_move_in_list(page, index)
+        assert page.evaluate("window.scrollY") == page_scroll, "the page scrolled away"
+
+    jump(lambda: page.keyboard.press("End"), last)
+    page.get_by_test_id("replay-log").screenshot(path=str(artifacts / "replay-log-end.png"))
+    jump(lambda: page.keyboard.press("Home"), 0)
+    jump(lambda: page.get_by_test_id("scrubber").fill(str(last - 150)), last - 150)
+    jump(lambda: page.get_by_test_id("scrubber").fill(str(120)), 120)
+    jump(lambda: page.get_by_test_id("last").click(), last)
+    for step in range(1, 4):
+        jump(lambda: page.keyboard.press("ArrowLeft"), last - step)
+    jump(lambda: page.get_by_test_id("first").click(), 0)
+    for step in range(1, 16):  # stepping past the bottom of the list's box keeps it in sight
+        jump(lambda: page.keyboard.press("ArrowRight"), step)
