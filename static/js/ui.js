@@ -16,11 +16,14 @@ function setAttrs(node, attrs) {
   }
 }
 
+function childNodes(children) {
+  return children.flat(Infinity)
+    .filter((child) => child !== null && child !== undefined && child !== false)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
+}
+
 function append(node, children) {
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
+  for (const child of childNodes(children)) node.append(child);
   return node;
 }
 
@@ -47,6 +50,69 @@ export function clear(node) {
 export function fill(node, ...children) {
   clear(node);
   return append(node, children);
+}
+
+/**
+ * Like fill, but merges the fresh children into the live ones instead of replacing them, for
+ * views re-rendered on every state update. A rebuilt button is a new element: a click pressed
+ * on the old one and released on its copy is lost, and keyboard focus drops. With morph, what
+ * the render leaves unchanged stays untouched and a control stays the same element while its
+ * key does.
+ *
+ * Key rule: a live element is reused for a fresh one with the same tag, data-testid, data-key
+ * and data-move (text for text); elements with the same key pair up in order. A reused element
+ * gets the fresh attributes and, recursively, children, but KEEPS ITS OLD EVENT LISTENERS. So
+ * everything an element's listeners do must follow from its key: put the move a button sends
+ * in data-move, or a data-key that is unique for what its handler does, and make an element
+ * with listeners differ in key from one without (a button vs a div, data-move only when
+ * there is a move). Only attributes are merged, not properties such as an input's value.
+ * A child that already is a child of `node` stays itself.
+ */
+export function morph(node, ...children) {
+  const focused = node.contains(document.activeElement) ? document.activeElement : null;
+  mergeChildren(node, childNodes(children));
+  // Moving a node to a new place blurs it; the element is the same, so it keeps the focus.
+  if (focused && focused.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
+  return node;
+}
+
+function morphKey(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return `#${node.nodeType}`;
+  const data = (name) => node.getAttribute(`data-${name}`) ?? "";
+  return `${node.tagName}|${data("testid")}|${data("key")}|${data("move")}`;
+}
+
+function mergeChildren(parent, fresh) {
+  const staying = new Set(fresh.filter((child) => child.parentNode === parent));
+  const reusable = new Map();
+  for (const old of parent.childNodes) {
+    if (staying.has(old)) continue;
+    const key = morphKey(old);
+    if (!reusable.has(key)) reusable.set(key, []);
+    reusable.get(key).push(old);
+  }
+  const wanted = fresh.map((child) => {
+    if (staying.has(child)) return child;
+    const old = reusable.get(morphKey(child))?.shift();
+    return old ? mergeNode(old, child) : child;
+  });
+  const kept = new Set(wanted);
+  for (const old of [...parent.childNodes]) if (!kept.has(old)) old.remove();
+  // Kept nodes are already in order unless the render reordered them: only then do they move.
+  wanted.forEach((child, i) => {
+    const there = parent.childNodes[i] || null;
+    if (there !== child) parent.insertBefore(child, there);
+  });
+}
+
+function mergeNode(old, fresh) {
+  if (old.isEqualNode(fresh)) return old;
+  if (old.nodeType === Node.TEXT_NODE) { old.data = fresh.data; return old; }
+  if (old.nodeType !== Node.ELEMENT_NODE) return fresh;
+  for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  mergeChildren(old, [...fresh.childNodes]);
+  return old;
 }
 
 // ---------------------------------------------------------------- toasts

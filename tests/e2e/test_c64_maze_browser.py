@@ -16,12 +16,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import (
+    MINE,
     c64_match,
     play_until_each_seat_played,
     same_squares,
     screenshots,
     set_up_in_every_browser,
     turn_titles_agree,
+    version,
 )
 from tests.e2e.lobby_flow import auth, fits_width, friends_start_a_match
 
@@ -131,3 +133,46 @@ def test_phone_width_shows_board_and_joystick(
     assert board.bounding_box()["width"] >= 300, "the board uses the phone's width"
     joystick.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "c64-maze-phone.png"), full_page=True)
+
+
+def test_a_card_pressed_while_the_other_player_takes_still_clicks(
+    new_page: Any, live_server: str
+) -> None:
+    """QA: every update rebuilt the joystick grid, and in the set-up both players take cards at
+    once, so a card pressed just as the other player's take arrived was swapped under the
+    pointer (pressed on the old button, released on its copy) and the click was lost."""
+    match_id, host, guest = c64_match(live_server, "c64-maze")
+    ada = new_page(player=host)
+    ada.goto(f"/match/{match_id}")
+    expect(ada.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
+    card = ada.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"]').first
+    card_id = card.get_attribute("data-card")
+    pressed = card.element_handle()
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    assert box is not None
+    ada.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ada.mouse.down()
+    before = version(ada)
+    with httpx.Client(base_url=live_server, headers=auth(guest)) as client:  # Bea takes hers
+        legal = client.get(f"/api/matches/{match_id}").json()["view"]["legal_moves"]
+        taken = client.post(
+            f"/api/matches/{match_id}/moves", json={"move": legal[0], "id": "bea-take"}
+        )
+        assert taken.status_code == 200, taken.text
+    expect(ada.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+    assert pressed.evaluate("e => e.isConnected"), "the pressed card was replaced"
+    ada.mouse.up()
+    same_card = ada.locator(f'{MINE} [data-testid="joy-card"][data-card="{card_id}"]')
+    expect(same_card).to_have_attribute("data-selected", "true")
+
+    # The click counted: the second card and the faces, and the take is Ada's with that card.
+    ada.locator(
+        f'{MINE} [data-testid="joy-card"][data-legal="true"][data-selected="false"]'
+    ).first.click()
+    ada.get_by_test_id("confirm-move").click()
+    expect(ada.get_by_test_id("my-joystick")).not_to_have_attribute("data-mode", "take")
+    with httpx.Client(base_url=live_server, headers=auth(host)) as client:
+        view = client.get(f"/api/matches/{match_id}").json()["view"]
+    active = view["board"]["joysticks"][view["you"]]["active"]
+    assert int(card_id or -1) in [c["id"] for c in active]

@@ -303,3 +303,105 @@ def test_a_reaction_button_stays_put_while_the_others_answer(
     expect(mine.get_by_test_id("answer-yes")).to_have_text("Play Tilt! instead")
     assert play_tilt.evaluate("e => e.isConnected"), "Play Tilt! was rebuilt"
     assert not pass_button.evaluate("e => e.isConnected"), "Pass is no longer offered"
+
+
+def test_hand_dice_and_arcade_controls_stay_put_and_send_their_own_move(
+    new_page: Any, live_server: str
+) -> None:
+    """The hand, the scoring dice and the arcade spots were rebuilt on every update like the
+    prompt was, so a press that spanned another seat's update was lost there too. A control
+    stays the same element while it sends the same move; once its move changes or goes, the
+    element that is left never sends the old one."""
+    match_id, host, guest = started_match(live_server)
+    for number, player in enumerate((host, guest)):
+        first_legal_move(live_server, match_id, player, number)
+    ada = new_page(player=host)
+    ada.goto(f"/match/{match_id}")
+    expect(ada.get_by_test_id("power-card")).to_have_count(3)
+    view = ada.evaluate("structuredClone(window.arcade.state)")
+    board = view["board"]
+    first, second, third = (c["id"] for c in board["hand"])
+    spots = [e["spot"] for e in board["arcade"]]
+    play = {
+        "seat": 0, "card": board["arcade"][0]["card"], "context": "arcade", "step": "marking",
+        "level": 1, "dice": [100, 200, 300], "face": "+100", "face_mod": None,
+        "continued": None, "coop": None, "marked": [1], "premium": False, "level_target": None,
+        "high_score_target": 900, "dice_count": 3, "score": 700,
+    }
+
+    def marking(version_step: int, hand: list[str], dice: list[int], spots_free: list[int],
+                tokens: int) -> dict[str, Any]:
+        """Ada marks dice for a Do-Over; her hand may be discarded and (not a real state,
+        but the renderer draws what it gets) she may move to free spots."""
+        legal = [{"type": "mark_die", "die": d} for d in dice]
+        legal += [{"type": "discard", "card": c} for c in hand]
+        legal += [{"type": "move_to", "spot": s} for s in spots_free]
+        players = [dict(p) for p in board["players"]]
+        players[1]["tokens"] = tokens  # the other seat's update
+        return {**view, "version": view["version"] + version_step, "active_seats": [0],
+                "legal_moves": legal, "board": {
+                    **board, "play": play, "turn": None, "players": players,
+                    "hand": [c for c in board["hand"] if c["id"] in hand],
+                }}
+
+    ada.evaluate(MOUNT_RENDERER, marking(1, [first, second, third], [0, 2], spots[1:3], 5))
+    mine = ada.get_by_test_id("test-renderer")
+
+    def discard(card: str) -> Any:
+        return mine.locator(
+            f'[data-testid="power-card"][data-card="{card}"] [data-testid="card-discard"]'
+        )
+
+    def die(index: int) -> Any:
+        return mine.get_by_test_id("scoring-die").nth(index)
+
+    def spot(index: int) -> Any:
+        return mine.locator(f'[data-testid="arcade-spot"][data-spot="{spots[index]}"]')
+
+    expect(discard(second)).to_have_count(1)
+    controls = {
+        "discard": discard(second).element_handle(),
+        "die 0": die(0).element_handle(),
+        "die 2": die(2).element_handle(),
+        "spot 1": spot(1).element_handle(),
+        "spot 2": spot(2).element_handle(),
+    }
+
+    # Another seat's update: Ada presses the discard button as it arrives; the press counts.
+    button = discard(second)
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None
+    ada.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ada.mouse.down()
+    ada.evaluate(
+        "view => window.testRenderer.update(view, [])",
+        marking(2, [first, second, third], [0, 2], spots[1:3], 4),
+    )
+    replaced = [name for name, node in controls.items() if not node.evaluate("e => e.isConnected")]
+    assert not replaced, f"rebuilt for nothing: {replaced}"
+    ada.mouse.up()
+    assert ada.evaluate("window.sentMoves") == [{"type": "discard", "card": second}]
+
+    # Ada's own moves change her controls: the first card leaves her hand, die 0 is no longer
+    # hers to mark and spot 1 is no longer free. What still sends the same move stays.
+    ada.evaluate(
+        "view => window.testRenderer.update(view, [])",
+        marking(3, [second, third], [2], spots[2:3], 4),
+    )
+    expect(discard(first)).to_have_count(0)
+    assert controls["discard"].evaluate("e => e.isConnected"), "the second card's button moved"
+    assert controls["die 2"].evaluate("e => e.isConnected"), "die 2 was rebuilt"
+    assert controls["spot 2"].evaluate("e => e.isConnected"), "spot 2 was rebuilt"
+    expect(die(0)).to_be_disabled()
+    expect(spot(1)).to_have_attribute("data-legal", "false")
+    ada.evaluate("window.sentMoves = []")
+    spot(1).click()
+    die(2).click()
+    spot(2).click()
+    controls["discard"].click()
+    assert ada.evaluate("window.sentMoves") == [
+        {"type": "mark_die", "die": 2},
+        {"type": "move_to", "spot": spots[2]},
+        {"type": "discard", "card": second},
+    ]

@@ -4,7 +4,7 @@
 // show the chosen face large. The last played card is drawn tilted. Legal cards and spaces
 // become buttons (keyboard reachable, outlined); everything else is inert.
 
-import { h } from "../ui.js";
+import { h, morph } from "../ui.js";
 import { BUTTON_ICONS, FACE_NAMES, FACE_SHORT, SCREEN_ARROWS, cellKey, sameCell } from "./common.js";
 
 /** The icon of a face: an arrow pointing where it moves on screen, or a round fire button. */
@@ -99,31 +99,38 @@ export function createJoystick(container, { small = false, onCard, onSpace, test
     return h("div", { ...attrs, role: "img", "aria-label": `Empty space, ${where}` });
   }
 
+  // Every update is merged into the live nodes (morph), not rebuilt: in the simultaneous
+  // set-up the other players' moves re-render this grid while I may be pressing a card, and
+  // the pressed button has to stay the same element for the click to count (and keep focus).
+  // A reused node keeps its old listener, which is sound because each listener does only what
+  // its morph key says: a card button calls onCard(card.id, place), both in its data-key; a
+  // space button calls onSpace(cell), in its data-key; onCard and onSpace are fixed for the
+  // widget and read the selection when called, not when drawn. Everything else (chosen space,
+  // selection, legality) only changes attributes and content, and an element with a listener
+  // is a button while one without is a div, so the tag keeps the two apart.
   function update(joy, opts = {}) {
-    const focusedKey = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    grid.replaceChildren();
-    activeBox.replaceChildren();
-    if (!joy) return;
+    if (!joy) {
+      morph(grid);
+      morph(activeBox);
+      return;
+    }
     const rows = joy.grid || [];
+    const cells = [];
     for (let r = 0; r < 3; r += 1) {
       for (let c = 0; c < 3; c += 1) {
         const card = rows[r]?.[c] || null;
         const cell = [r, c];
-        grid.append(card
+        cells.push(card
           ? cardNode(card, { place: "grid", cell, tilted: sameCell(joy.tilted, cell), opts })
           : spaceNode(cell, opts));
       }
     }
+    morph(grid, cells);
     const active = joy.active || [];
-    if (!active.length) {
-      activeBox.append(h("div", { class: "jspace", "aria-label": "No active cards" }));
-    }
-    for (const card of active) activeBox.append(cardNode(card, { place: "active", opts }));
+    morph(activeBox, active.length
+      ? active.map((card) => cardNode(card, { place: "active", opts }))
+      : h("div", { class: "jspace", "aria-label": "No active cards" }));
     root.dataset.activeCount = String(active.length);
-    if (focusedKey) {
-      const again = root.querySelector(`[data-key="${focusedKey}"]`);
-      if (again && again.tagName === "BUTTON") again.focus();
-    }
   }
 
   return { el: root, update, destroy() { root.remove(); } };

@@ -3,7 +3,7 @@
 // simultaneous POWER UP shop and an end-of-game chart of Prizes per round.
 // Every button is built from state.legal_moves, so the page only ever offers legal moves.
 
-import { h, svg, fill, toast } from "../ui.js";
+import { h, svg, fill, morph, toast } from "../ui.js";
 
 const COLORS = { red: "#e9564b", blue: "#5b8cff", green: "#53c35c", yellow: "#f2cf3a", purple: "#b277f2", orange: "#f5973a" };
 const HEROES = ["red", "blue", "green", "yellow", "purple", "orange"];
@@ -99,6 +99,7 @@ export function createRenderer(root, ctx) {
       return h("div", {
         class: `jh-spot${move ? " legal" : ""}${active ? " active" : ""}`,
         "data-testid": "arcade-spot", "data-spot": entry.spot, "data-legal": move ? "true" : "false",
+        "data-key": `spot-${entry.spot}`, "data-move": move ? JSON.stringify(move) : null,
         role: move ? "button" : null, tabindex: move ? 0 : null,
         "aria-label": card ? `Spot ${entry.spot + 1}: ${card.name}${move ? ", you may move here" : ""}` : `Spot ${entry.spot + 1}: empty`,
         onclick: move ? () => send(move) : null,
@@ -116,7 +117,7 @@ export function createRenderer(root, ctx) {
         cardFace(cards[b.tournament.card]),
         h("div", { class: "small" }, Object.entries(b.tournament.scores).map(([seat, sc]) => `${heroName(+seat)} ${sc}`).join(" · "))));
     }
-    fill(els.arcade, spots, extra);
+    morph(els.arcade, spots, extra);
   }
 
   function renderHeroes(s, b) {
@@ -156,27 +157,30 @@ export function createRenderer(root, ctx) {
   }
 
   function renderHand(s, b, legal) {
-    if (you === null) { fill(els.hand, h("p", { class: "muted small" }, "Spectating: hands are hidden.")); return; }
+    if (you === null) { morph(els.hand, h("p", { class: "muted small" }, "Spectating: hands are hidden.")); return; }
     const hand = b.hand || [];
     const items = hand.map((c) => {
       const moves = legal.filter((m) => m.card === c.id);
-      return h("div", { class: "jh-power", "data-testid": "power-card", "data-card": c.id, "data-kind": c.kind },
+      // Keyed by card, so a card's buttons stay put when a card before it leaves the hand.
+      return h("div", { class: "jh-power", "data-testid": "power-card", "data-key": c.id, "data-card": c.id, "data-kind": c.kind },
         h("div", { class: "jh-power-head" }, h("strong", {}, c.name), c.key ? h("span", { class: "jh-key", title: "Key value" }, `Key ${c.key}`) : null),
         h("div", { class: "small muted" }, TIMING_WORDS[c.timing] || c.timing),
         h("div", { class: "small" }, c.text),
         moves.length ? h("div", { class: "jh-actions" }, moves.map((m) => moveButton(m, moveLabel(m, c.name), { testid: `card-${m.type}` }))) : null);
     });
-    fill(els.hand, h("h2", {}, `Your Power cards (${hand.length}/3)`), items.length ? h("div", { class: "jh-hand-cards" }, items) : h("p", { class: "muted small" }, "No Power cards."));
+    morph(els.hand, h("h2", {}, `Your Power cards (${hand.length}/3)`), items.length ? h("div", { class: "jh-hand-cards" }, items) : h("p", { class: "muted small" }, "No Power cards."));
   }
 
   // ------------------------------------------------------------ dice
   function dieFace(value, { index, marked, legalMark } = {}) {
     const pips = value / 100;
+    const mark = legalMark ? { type: "mark_die", die: index } : null;
     return h("button", {
-      type: "button", class: `jh-die${marked ? " marked" : ""}${legalMark ? " markable" : ""}`,
-      "data-testid": "scoring-die", "data-value": value, disabled: !legalMark,
+      type: "button", class: `jh-die${marked ? " marked" : ""}${mark ? " markable" : ""}`,
+      "data-testid": "scoring-die", "data-value": value, disabled: !mark,
+      "data-key": `die-${index}`, "data-move": mark ? JSON.stringify(mark) : null,
       "aria-label": `Scoring die ${index + 1}: ${value}`,
-      onclick: legalMark ? () => send({ type: "mark_die", die: index }) : null,
+      onclick: mark ? () => send(mark) : null,
     }, h("span", { class: "jh-die-val" }, String(value)), h("span", { class: "jh-die-pips" }, "•".repeat(pips)));
   }
 
@@ -184,7 +188,7 @@ export function createRenderer(root, ctx) {
     const play = b.play;
     if (!play) {
       const r = b.last_result;
-      fill(els.dice, r ? h("p", { class: "small", "data-testid": "last-result" }, `Last game: ${heroName(r.seat)} scored ${r.score}${r.high_score ? " — HIGH SCORE!" : ""}`) : h("p", { class: "muted small" }, "The dice wait for the next game."));
+      morph(els.dice, r ? h("p", { class: "small", "data-testid": "last-result" }, `Last game: ${heroName(r.seat)} scored ${r.score}${r.high_score ? " — HIGH SCORE!" : ""}`) : h("p", { class: "muted small" }, "The dice wait for the next game."));
       return;
     }
     const cardName = (b.cards.find((c) => c.id === play.card) || {}).name || "";
@@ -195,7 +199,7 @@ export function createRenderer(root, ctx) {
       : h("span", { class: "jh-gamedie waiting", "data-testid": "game-die", "data-face": "" }, "?");
     const cont = play.continued ? h("span", { class: "jh-cont" }, `Continue: ${play.continued.die} + ${FACE_LABELS[play.continued.face]}`) : null;
     const target = play.premium ? `Level ${play.level}: needs ${play.level_target}` : "";
-    fill(els.dice,
+    morph(els.dice,
       h("div", { class: "jh-dice-head" },
         h("strong", {}, `${heroName(play.seat)} plays ${cardName}`),
         h("span", { class: "small muted" }, ` ${play.context === "arcade" ? "" : play.context === "tournament" ? "(tournament)" : "(tie-break)"} ${target} · High Score ${play.high_score_target}`)),
@@ -268,49 +272,10 @@ export function createRenderer(root, ctx) {
       const seat = (s.active_seats || [])[0];
       parts.push(h("p", { class: "muted" }, seat !== undefined ? `${heroName(seat)} is playing…` : ""));
     }
-    patchChildren(els.prompt, parts);
-  }
-
-  // Every state update renders the prompt afresh, and most updates (another seat's private
-  // answer, another hero done shopping) change nothing in it. Swapping its buttons for copies
-  // would lose a click pressed on the old button and released on the new one, and drop
-  // keyboard focus, so the fresh render is merged into the live nodes instead: what is
-  // unchanged stays untouched, and a button stays the same element for as long as it sends
-  // the same move. Merging keeps the old nodes' listeners, which is sound because prompt
-  // elements act only through moveButton, whose move is part of the key (data-move).
-  function nodeKey(node) {
-    if (node.nodeType !== Node.ELEMENT_NODE) return `#${node.nodeType}`;
-    return `${node.tagName}|${node.dataset.testid || ""}|${node.dataset.move || ""}`;
-  }
-
-  function patchChildren(parent, fresh) {
-    const reusable = new Map();
-    for (const node of parent.childNodes) {
-      const key = nodeKey(node);
-      if (!reusable.has(key)) reusable.set(key, []);
-      reusable.get(key).push(node);
-    }
-    const wanted = fresh.filter((node) => node instanceof Node).map((node) => {
-      const old = reusable.get(nodeKey(node))?.shift();
-      return old ? patchNode(old, node) : node;
-    });
-    const kept = new Set(wanted);
-    for (const node of [...parent.childNodes]) if (!kept.has(node)) node.remove();
-    // Kept nodes are already in order unless the render reordered them: only then do they move.
-    wanted.forEach((node, i) => {
-      const there = parent.childNodes[i] || null;
-      if (there !== node) parent.insertBefore(node, there);
-    });
-  }
-
-  function patchNode(old, fresh) {
-    if (old.isEqualNode(fresh)) return old;
-    if (old.nodeType === Node.TEXT_NODE) { old.data = fresh.data; return old; }
-    if (old.nodeType !== Node.ELEMENT_NODE) return fresh;
-    for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
-    for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
-    patchChildren(old, [...fresh.childNodes]);
-    return old;
+    // Most updates (another seat's private answer, another hero done shopping) change nothing
+    // here; merged, a button stays the element under the pointer while it sends the same move.
+    // Prompt elements act only through moveButton, whose move is its data-move (morph's key).
+    morph(els.prompt, parts);
   }
 
   // Reactions: everyone who could hold the card is asked alike, so the table cannot tell who
