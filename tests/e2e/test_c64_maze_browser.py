@@ -135,6 +135,35 @@ def test_phone_width_shows_board_and_joystick(
     page.screenshot(path=str(artifacts / "c64-maze-phone.png"), full_page=True)
 
 
+def _press(page: Any, target: Any) -> Any:
+    """Holds the mouse button down on `target`; returns the element pressed."""
+    pressed = target.element_handle()
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    return pressed
+
+
+def _the_other_player_takes(page: Any, live_server: str, match_id: str, other: Any) -> None:
+    """`other` takes her set-up cards over the REST API, and `page` shows her take."""
+    before = version(page)
+    with httpx.Client(base_url=live_server, headers=auth(other)) as client:
+        legal = client.get(f"/api/matches/{match_id}").json()["view"]["legal_moves"]
+        taken = client.post(
+            f"/api/matches/{match_id}/moves", json={"move": legal[0], "id": "other-take"}
+        )
+        assert taken.status_code == 200, taken.text
+    expect(page.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+
+
+def _active_faces(live_server: str, match_id: str, player: Any) -> dict[int, str]:
+    with httpx.Client(base_url=live_server, headers=auth(player)) as client:
+        view = client.get(f"/api/matches/{match_id}").json()["view"]
+    return {c["id"]: c["face"] for c in view["board"]["joysticks"][view["you"]]["active"]}
+
+
 def test_a_card_pressed_while_the_other_player_takes_still_clicks(
     new_page: Any, live_server: str
 ) -> None:
@@ -147,20 +176,8 @@ def test_a_card_pressed_while_the_other_player_takes_still_clicks(
     expect(ada.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
     card = ada.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"]').first
     card_id = card.get_attribute("data-card")
-    pressed = card.element_handle()
-    card.scroll_into_view_if_needed()
-    box = card.bounding_box()
-    assert box is not None
-    ada.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ada.mouse.down()
-    before = version(ada)
-    with httpx.Client(base_url=live_server, headers=auth(guest)) as client:  # Bea takes hers
-        legal = client.get(f"/api/matches/{match_id}").json()["view"]["legal_moves"]
-        taken = client.post(
-            f"/api/matches/{match_id}/moves", json={"move": legal[0], "id": "bea-take"}
-        )
-        assert taken.status_code == 200, taken.text
-    expect(ada.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+    pressed = _press(ada, card)
+    _the_other_player_takes(ada, live_server, match_id, guest)  # Bea takes hers
     assert pressed.evaluate("e => e.isConnected"), "the pressed card was replaced"
     ada.mouse.up()
     same_card = ada.locator(f'{MINE} [data-testid="joy-card"][data-card="{card_id}"]')
@@ -172,7 +189,52 @@ def test_a_card_pressed_while_the_other_player_takes_still_clicks(
     ).first.click()
     ada.get_by_test_id("confirm-move").click()
     expect(ada.get_by_test_id("my-joystick")).not_to_have_attribute("data-mode", "take")
-    with httpx.Client(base_url=live_server, headers=auth(host)) as client:
-        view = client.get(f"/api/matches/{match_id}").json()["view"]
-    active = view["board"]["joysticks"][view["you"]]["active"]
-    assert int(card_id or -1) in [c["id"] for c in active]
+    assert int(card_id or -1) in _active_faces(live_server, match_id, host)
+
+
+def _chosen_faces(page: Any) -> dict[int, str]:
+    """The faces the chooser shows pressed, by card."""
+    pressed = page.locator('[data-testid="face-option"][aria-pressed="true"]')
+    options = [pressed.nth(i) for i in range(pressed.count())]
+    return {int(o.get_attribute("data-card") or -1): o.get_attribute("data-face") for o in options}
+
+
+@pytest.mark.parametrize("pressed_control", ["face-option", "confirm-move"])
+def test_the_face_chooser_pressed_while_the_other_player_takes_still_clicks(
+    new_page: Any, live_server: str, pressed_control: str
+) -> None:
+    """QA: the face chooser was rebuilt on every update too, so a face (or "Take cards")
+    pressed just as the other player's take arrived lost its click the same way."""
+    match_id, host, guest = c64_match(live_server, "c64-maze")
+    ada = new_page(player=host)
+    ada.goto(f"/match/{match_id}")
+    expect(ada.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
+    ada.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"]').first.click()
+    ada.locator(
+        f'{MINE} [data-testid="joy-card"][data-legal="true"][data-selected="false"]'
+    ).first.click()
+    expect(ada.get_by_test_id("face-chooser")).to_be_visible()
+    # Ada turns a card to its other face, so the take differs from the chooser's first offer.
+    unpressed = ada.locator('[data-testid="face-option"][aria-pressed="false"]').first
+    card, face = unpressed.get_attribute("data-card"), unpressed.get_attribute("data-face")
+    flip = ada.locator(f'[data-testid="face-option"][data-card="{card}"][data-face="{face}"]')
+    confirm = ada.get_by_test_id("confirm-move")
+    if pressed_control == "face-option":
+        pressed = _press(ada, flip)
+    else:
+        flip.click()
+        expect(flip).to_have_attribute("aria-pressed", "true")
+        chosen = _chosen_faces(ada)
+        pressed = _press(ada, confirm)
+
+    _the_other_player_takes(ada, live_server, match_id, guest)  # Bea takes hers meanwhile
+    assert pressed.evaluate("e => e.isConnected"), f"the pressed {pressed_control} was replaced"
+    ada.mouse.up()
+
+    if pressed_control == "face-option":
+        expect(flip).to_have_attribute("aria-pressed", "true")
+        chosen = _chosen_faces(ada)
+        confirm.click()
+    expect(ada.get_by_test_id("my-joystick")).not_to_have_attribute("data-mode", "take")
+    assert chosen[int(card or -1)] == face
+    assert _active_faces(live_server, match_id, host) == chosen, "the take has Ada's faces"

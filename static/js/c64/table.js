@@ -8,7 +8,7 @@
 // rules would refuse. A game module supplies drawBoard (and optionally preview, onEvents,
 // faceHelp); see static/js/games/c64-maze.js.
 
-import { fill, h } from "../ui.js";
+import { fill, h, morph } from "../ui.js";
 import { COLORS, FACE_NAMES, FACE_SHORT, SIDE_WORDS, capitalize, cellKey, dirToScreen, faceToDir, sameCell } from "./common.js";
 import { createGrid } from "./grid.js";
 import { createJoystick, faceIcon, faceLabel } from "./joystick.js";
@@ -208,11 +208,77 @@ export function createC64Table(root, ctx, game) {
   }
 
   // ---------------------------------------------------------------- chooser
-  /** options: lists of {card, face}; the chooser only ever offers faces some option has. */
-  function renderChooser({ title, intro, options, confirmLabel, onConfirm }) {
+  // The chooser is merged into its live nodes (morph), not rebuilt: in the simultaneous
+  // set-up another player's move re-renders it while I may be pressing a face or "Take
+  // cards", and the pressed button has to stay the same element for the click to count. A
+  // kept button keeps its first listener, so no listener holds render-time data: a face
+  // option calls chooseFace(card, face), both in its data-key; confirm (its data-move is the
+  // move it sends) and cancel work the pending choice out from the selection and the legal
+  // moves when clicked.
+
+  /** The choice of faces pending now, or null: {title, intro, confirmLabel, options (lists
+   * of {card, face}), moveFor(option) -> the move that sends it}. */
+  function pendingChoice() {
+    if (busy) return null;
+    const m = mode();
+    if (m === "take" && sel.takeCards.length === 2) {
+      const options = movesOf("take")
+        .filter((o) => sameIds(o.cards.map((c) => c.card), sel.takeCards))
+        .map((o) => canonicalCards(o.cards));
+      if (!options.length) return null;
+      return {
+        title: "Take these cards", intro: "Each card can be flipped: choose the face it will have while active.",
+        confirmLabel: "Take cards", options,
+        moveFor: (cards) => ({ type: "take", cards }),
+      };
+    }
+    if (m === "play" && sel.cell) {
+      const candidates = movesOf("play").filter((mv) => mv.card === sel.card && sameCell(mv.to, sel.cell));
+      const options = candidates.filter((c) => c.next).map((c) => canonicalCards(c.next));
+      if (!options.length) return null;
+      return {
+        title: "Your next two cards", intro: "That was your last active card: you take the other two cards of the crossing line. Choose their faces.",
+        confirmLabel: "Play card", options,
+        moveFor: (next) => candidates.find((c) => c.next && c.next.every((x) => next.some((y) => y.card === x.card && y.face === x.face))) || null,
+      };
+    }
+    return null;
+  }
+
+  function hasChosenFaces(option) { return option.every((c) => sel.faces[c.card] === c.face); }
+
+  /** The move the chooser's confirm sends now, or null while the faces fit no legal move. */
+  function chosenMove(choice) {
+    const chosen = choice?.options.find(hasChosenFaces);
+    return chosen ? choice.moveFor(chosen) : null;
+  }
+
+  function chooseFace(card, face) {
+    const choice = pendingChoice();
+    const offering = choice?.options.filter((o) => o.some((c) => c.card === card && c.face === face)) || [];
+    if (!offering.length) return;
+    sel.faces[card] = face;
+    // Faces that go only together: the other card turns to one that fits.
+    if (!choice.options.some(hasChosenFaces)) for (const c of offering[0]) sel.faces[c.card] = c.face;
+    render();
+  }
+
+  function confirmChoice() {
+    const move = chosenMove(pendingChoice());
+    if (move) submit(move);
+  }
+
+  function cancelChoice() {
+    if (busy) return;
+    clearSelection();
+    render();
+  }
+
+  /** The chooser only ever offers faces some option has. */
+  function renderChooser(choice) {
+    const { title, intro, options, confirmLabel } = choice;
     const cardIds = options[0].map((c) => c.card);
-    const matches = (option) => option.every((c) => sel.faces[c.card] === c.face);
-    if (!options.some(matches)) for (const c of options[0]) sel.faces[c.card] = c.face;
+    if (!options.some(hasChosenFaces)) for (const c of options[0]) sel.faces[c.card] = c.face;
     const rows = cardIds.map((id) => {
       const faces = [...new Set(options.map((o) => o.find((c) => c.card === id).face))];
       const name = `${faces.map((f) => FACE_SHORT[f] || f).join("/").replace("L-Button/R-Button", "Buttons")} card`;
@@ -220,35 +286,27 @@ export function createC64Table(root, ctx, game) {
         h("span", { class: "ch-label" }, name),
         h("div", { class: "face-options", role: "group", "aria-label": `Face for the ${name}` },
           faces.map((face) => h("button", {
-            type: "button", "data-testid": "face-option", "data-card": id, "data-face": face,
+            type: "button", "data-testid": "face-option", "data-card": id, "data-face": face, "data-key": `${id}:${face}`,
             "aria-pressed": sel.faces[id] === face ? "true" : "false",
             title: game.faceHelp ? game.faceHelp(face, player(you), board) : faceLabel(face),
-            onclick: () => {
-              sel.faces[id] = face;
-              if (!options.some(matches)) {
-                const fit = options.find((o) => o.find((c) => c.card === id).face === face);
-                if (fit) for (const c of fit) sel.faces[c.card] = c.face;
-              }
-              render();
-            },
+            onclick: () => chooseFace(id, face),
           }, h("span", { "aria-hidden": "true" }, faceIcon(face, arrowFor(you))), ` ${FACE_NAMES[face] || face}`)),
         ),
       );
     });
-    const chosen = options.find(matches);
+    const move = chosenMove(choice);
     const help = game.faceHelp
       ? h("p", { class: "small muted" }, cardIds.map((id) => `${FACE_NAMES[sel.faces[id]]}: ${game.faceHelp(sel.faces[id], player(you), board)}`).join(" · "))
       : null;
-    chooserHost.replaceChildren(h("section", { class: "chooser", "data-testid": "face-chooser", "aria-label": title },
+    morph(chooserHost, h("section", { class: "chooser", "data-testid": "face-chooser", "aria-label": title },
       h("h3", {}, title),
       intro ? h("p", { class: "small" }, intro) : null,
       rows,
       help,
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "primary", "data-testid": "confirm-move", disabled: busy || !chosen,
-          onclick: () => chosen && onConfirm(chosen) }, busy ? "Sending…" : confirmLabel),
-        h("button", { type: "button", class: "ghost", "data-testid": "cancel-move", disabled: busy,
-          onclick: () => { clearSelection(); render(); } }, "Cancel"),
+        h("button", { type: "button", class: "primary", "data-testid": "confirm-move", disabled: !move,
+          "data-move": move ? JSON.stringify(move) : null, onclick: confirmChoice }, confirmLabel),
+        h("button", { type: "button", class: "ghost", "data-testid": "cancel-move", onclick: cancelChoice }, "Cancel"),
       ),
     ));
   }
@@ -327,29 +385,9 @@ export function createC64Table(root, ctx, game) {
     mine.note.hidden = !note;
 
     // The chooser, when a choice of faces is pending.
-    if (!busy && m === "take" && sel.takeCards.length === 2) {
-      const options = movesOf("take")
-        .filter((o) => sameIds(o.cards.map((c) => c.card), sel.takeCards))
-        .map((o) => canonicalCards(o.cards));
-      renderChooser({
-        title: "Take these cards", intro: "Each card can be flipped: choose the face it will have while active.",
-        options, confirmLabel: "Take cards",
-        onConfirm: (cards) => submit({ type: "take", cards }),
-      });
-    } else if (!busy && m === "play" && sel.cell) {
-      const candidates = movesOf("play").filter((mv) => mv.card === sel.card && sameCell(mv.to, sel.cell));
-      const options = candidates.filter((c) => c.next).map((c) => canonicalCards(c.next));
-      renderChooser({
-        title: "Your next two cards", intro: "That was your last active card: you take the other two cards of the crossing line. Choose their faces.",
-        options, confirmLabel: "Play card",
-        onConfirm: (next) => {
-          const move = candidates.find((c) => c.next && c.next.every((x) => next.some((y) => y.card === x.card && y.face === x.face)));
-          if (move) submit(move);
-        },
-      });
-    } else {
-      chooserHost.replaceChildren();
-    }
+    const choice = pendingChoice();
+    if (choice) renderChooser(choice);
+    else morph(chooserHost);
 
     // Board preview of what the selected card will do.
     let highlights = [];
