@@ -75,6 +75,27 @@ async def test_finished_match_replays_move_by_move_and_verifies(finished: dict[s
     )
 
 
+async def test_a_private_finished_match_exports_only_to_players_and_invited(
+    finished: dict[str, Any],
+) -> None:
+    host = _auth(finished["tokens"][0])
+    url = f"/api/matches/{finished['id']}"
+    async with httpx.AsyncClient(base_url=finished["url"]) as client:
+        made_private = (await client.patch(url, json={"private": True}, headers=host)).json()
+        try:
+            token = made_private["watch_token"]
+            stranger = await client.get(f"{url}/replay")
+            assert stranger.status_code == 403
+            assert stranger.json()["code"] == "forbidden"
+            assert "moves" not in stranger.json() and "server_seed" not in stranger.json()
+            guest = (await client.get(f"{url}/replay", headers=_auth(finished["tokens"][1])))
+            assert guest.status_code == 200 and guest.json()["moves"]
+            invited = await client.get(f"{url}/replay", params={"watch": token})
+            assert invited.status_code == 200 and verify_record(invited.json()).ok
+        finally:
+            await client.patch(url, json={"private": False}, headers=host)
+
+
 async def test_tampering_with_a_record_is_detected(finished: dict[str, Any]) -> None:
     async with httpx.AsyncClient(base_url=finished["url"]) as client:
         record = (await client.get(f"/api/matches/{finished['id']}/replay")).json()

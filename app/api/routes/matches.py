@@ -259,10 +259,15 @@ async def read_log(
 
 
 @router.get("/{match_id}/replay")
-async def read_replay(match_id: str, session: SessionDep) -> dict[str, Any]:
+async def read_replay(
+    match_id: str, session: SessionDep, player: OptionalPlayer, watch: str | None = None
+) -> dict[str, Any]:
     """A finished match's full record (server seed, nonces, moves, state hashes) for export
-    and verification with `arcade verify` or POST /api/replays/verify."""
+    and verification with `arcade verify` or POST /api/replays/verify. A private match's
+    record is for its players and holders of its watch link, like its log and frames."""
     match = await lobby.get_match(session, match_id=match_id)
+    if not lobby.may_watch(match, player_id=player.id if player else None, watch=watch):
+        raise ArcadeError("forbidden", "This match is private.")
     if match.status != "finished":
         raise ArcadeError("match_not_active", "Only finished matches can be exported.")
     game = _known_game(match.game)
