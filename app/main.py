@@ -10,7 +10,8 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -26,6 +27,7 @@ from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+SWAGGER_UI = "/static/vendor/swagger-ui"
 HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -36,6 +38,13 @@ HTTP_CODES = {
     413: "too_large",
     429: "rate_limited",
 }
+
+
+def wants_a_page(request: Request) -> bool:
+    """A browser following a link (it accepts HTML) rather than a script calling the API."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
+        "accept", ""
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -81,6 +90,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Retro-arcade board games with friends: lobbies, live play, replays.",
         version="0.1.0",
         lifespan=lifespan,
+        # Swagger UI is served below from our own files: a game night on a LAN without
+        # internet has no CDN. ReDoc is dropped rather than vendored as well.
+        docs_url=None,
+        redoc_url=None,
     )
 
     @app.exception_handler(ArcadeError)
@@ -95,7 +108,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"code": "bad_request", "message": message}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and wants_a_page(request):
+            return FileResponse(STATIC / "404.html", status_code=404)
         code = HTTP_CODES.get(exc.status_code, "bad_request")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
@@ -118,6 +133,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/history", include_in_schema=False)
     async def history_page() -> FileResponse:
         return FileResponse(STATIC / "history.html")
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} · API",
+            swagger_js_url=f"{SWAGGER_UI}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER_UI}/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:

@@ -369,7 +369,9 @@ function renderNow(state) {
     parts.push(h("strong", {}, "Start"), " · The table is set.");
   }
   if (index >= lastIndex() && data.status !== "finished") parts.push(h("span", { class: "muted" }, " (the latest move so far)"));
-  if (turn?.title) parts.push(h("span", { class: "muted next-up" }, ` Next: ${turn.title}.`));
+  // A renderer may word this itself (`nextUp`, "" for none): a one-player puzzle has no next seat.
+  const nextUp = turn?.nextUp ?? (turn?.title ? `Next: ${turn.title}.` : "");
+  if (nextUp) parts.push(h("span", { class: "muted next-up" }, ` ${nextUp}`));
   fill(els.now, parts);
 }
 

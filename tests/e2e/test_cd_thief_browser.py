@@ -331,3 +331,41 @@ def test_the_carl_icon_is_drawn_without_an_emoji(new_page: Any, live_server: str
     carl = page.get_by_test_id("cd-card-carl")
     expect(carl).to_have_text("CCarl icon")
     expect(carl.locator(".cdt-carl-badge")).to_have_text("C")
+
+
+def test_highlighted_squares_are_named_by_place_not_coordinates(
+    new_page: Any, live_server: str
+) -> None:
+    """QA: the target squares were labelled "Move to 17,15" on a map without coordinates, and
+    the dice panel said "... moves 12 steps to 17,15.". The labels (and their tooltips) name
+    the room or area, and the item lying there; the sentence after the move names the place."""
+    game = GAME
+    state = game.setup(2, game.parse_options({}), Dice("places-ui", 0))
+    state["thieves"][0]["pos"] = [10, 7]
+    state["turn"] = {"seat": 0, "number": 3, "phase": "roll", "dice": None, "targets": [],
+                     "battled": []}
+    rolled, _ = game.apply(state, 0, {"type": "roll"}, Dice("places-ui", 1))
+    page = renderer_page(new_page)
+    update(page, wire(rolled, 0, 1), [])
+    targets = page.locator('[data-testid^="cd-target-"]')
+    expect(targets.first).to_be_visible()
+    labels = [targets.nth(i).get_attribute("aria-label") or ""
+              for i in range(targets.count())]
+    assert len(labels) == len(rolled["turn"]["targets"])
+    assert all(label.startswith("Move to the ") for label in labels), labels
+    assert not any(re.search(r"\d", label) for label in labels), labels
+    first = targets.first
+    expect(first.locator("title")).to_have_text(first.get_attribute("aria-label") or "")
+
+    # An item on a target square is named too: put Red's key on the first one.
+    on_key = dict(rolled, items={**rolled["items"], "red-key": rolled["turn"]["targets"][0]})
+    update(page, wire(on_key, 0, 2), [])
+    x, y = rolled["turn"]["targets"][0]
+    expect(page.get_by_test_id(f"cd-target-{x}-{y}")).to_have_attribute(
+        "aria-label", re.compile(r"^Move to the .+, where the Red Key lies$"))
+
+    to = rolled["turn"]["targets"][-1]
+    moved, events = game.apply(rolled, 0, {"type": "move", "to": to}, Dice("places-ui", 2))
+    update(page, wire(moved, 0, 3), [e for e in events if e["type"] == "move"])
+    expect(page.get_by_test_id("cd-say")).to_have_text(re.compile(r"^Red moves \d+ steps? to the "))
+    expect(page.get_by_test_id("cd-say")).not_to_have_text(re.compile(r"\d+,\d+"))

@@ -338,3 +338,40 @@ def test_solitary_solved_shows_the_rotation_count(
     expect(page.get_by_test_id("tactrics-status")).to_have_text(f"Solved in {rotations} rotations.")
     expect(page.get_by_test_id("solitary-time")).to_contain_text("(solved)")
     page.screenshot(path=str(artifacts / "tactrics-solitary-solved.png"), full_page=True)
+
+
+def test_solitary_replay_tells_the_puzzle_and_never_offers_undo(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """QA, Solitary replay at move 0: "Next: Solitary.", a disabled Undo button and
+    "Time 0:02 (solved)". A one-player puzzle has no next seat, so the start says what the
+    puzzle is; replays never undo; the solving time shows only on the solved position."""
+    match_id, players = api_match(live_server, "tactrics-solitary", ["Solo"], {"colours": 1})
+    with httpx.Client(base_url=live_server, headers=auth(players[0])) as client:
+        view = client.get(f"/api/matches/{match_id}").json()["view"]
+        for move in solitary_solution(view):
+            sent = client.post(f"/api/matches/{match_id}/moves", json={"move": move})
+            assert sent.status_code == 200, sent.text
+
+    page = new_page(player=players[0])  # her own replay: still nothing to undo
+    page.goto(f"/replay/{match_id}")
+    now, undo, clock = (page.get_by_test_id(t) for t in ("now-playing", "undo", "solitary-time"))
+    expect(now).to_contain_text("The table is set.")
+    page.get_by_test_id("last").click()
+    expect(clock).to_have_text(re.compile(r"^Time \d+:\d\d \(solved\)$"))
+    expect(undo).to_be_hidden()
+
+    page.get_by_test_id("first").click()
+    expect(now).to_contain_text(
+        "The puzzle: bring every router around the tower ringed in its colour.")
+    expect(now).not_to_contain_text("Next:")
+    expect(clock).to_be_hidden()
+    expect(undo).to_be_hidden()
+    page.screenshot(path=str(artifacts / "tactrics-solitary-replay-start.png"), full_page=True)
+
+    page.get_by_test_id("next").click()
+    expect(now).to_contain_text("Move 1")
+    expect(now).not_to_contain_text("Next:")
+    expect(now).not_to_contain_text("The puzzle")
+    expect(clock).to_be_hidden()
+    expect(undo).to_be_hidden()

@@ -109,6 +109,48 @@ LANDMARK_NAMES: Final = {
 }
 
 
+PLACE_OF_TERRAIN: Final = {
+    CASINO: "the Casino", MUSEUM: "the Museum", VIP: "the VIP room", EXIT: "the Hotel Exit",
+    CASINO_DOOR: "the Casino door", MUSEUM_DOOR: "the Museum door", VIP_DOOR: "the VIP door",
+    ENTRANCE: "the main entrance",
+}
+CORRIDOR_ROWS: Final = range(7, 9)
+"""Rulings 3(d) "Areas": the main corridor is rows 7-8; the north hall lies above it, the
+lobby and the lounge below."""
+LOUNGE_FIRST_COLUMN: Final = 13
+"""The lobby's opening into the lounge, (13,12), is counted as the lounge."""
+
+
+def _columns(*kinds: str) -> frozenset[int]:
+    return frozenset(x for (x, _y), kind in TERRAIN.items() if kind in kinds)
+
+
+CASINO_COLUMNS: Final = _columns(CASINO, CASINO_DOOR)
+MUSEUM_COLUMNS: Final = _columns(MUSEUM, MUSEUM_DOOR)
+
+
+def place_name(square: Square) -> str | None:
+    """Where `square` is, in words a player can check on the drawn map (which shows no
+    coordinates): a room, door or the Hotel Exit by its name, the hotel floor by its area
+    (the map labels the Lobby and the Lounge; the corridor is told apart by the room beside
+    it); None for a wall or a square off the map."""
+    kind = terrain(square)
+    if kind in PLACE_OF_TERRAIN:
+        return PLACE_OF_TERRAIN[kind]
+    if kind != FLOOR:
+        return None
+    x, y = square
+    if y < CORRIDOR_ROWS.start:
+        return "the hall between the Casino and the Museum"
+    if y in CORRIDOR_ROWS:
+        if x in CASINO_COLUMNS:
+            return "the corridor outside the Casino"
+        if x in MUSEUM_COLUMNS:
+            return "the corridor outside the Museum"
+        return "the middle of the corridor"
+    return "the Lounge" if x >= LOUNGE_FIRST_COLUMN else "the Lobby"
+
+
 def item_id(colour: str, kind: str) -> str:
     return f"{colour}-{kind}"
 

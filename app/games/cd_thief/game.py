@@ -58,6 +58,7 @@ from app.games.cd_thief.board import (
     item_id,
     item_text,
     orthogonal_neighbours,
+    place_name,
     sq,
     terrain,
     thief_start,
@@ -306,10 +307,11 @@ class CdThief(Game):
             })
         update_thief(state, seat, pos=as_list(target))
         steps = len(path) - 1
+        place = place_name(target)
         events.append({
             "type": "move", "seat": seat, "path": [as_list(s) for s in path],
-            "text": f"{name} moves {steps} step{'s' if steps != 1 else ''} to {target[0]},"
-                    f"{target[1]}.",
+            "text": f"{name} moves {steps} step{'s' if steps != 1 else ''}"
+                    f"{f' to {place}' if place else ''}.",
         })
         state["turn"]["targets"] = []
         if state["frantic"] == seat and is_exit(target):  # D9.4
@@ -381,6 +383,8 @@ class CdThief(Game):
                 "phase": turn["phase"],
                 "dice": None if turn["dice"] is None else list(turn["dice"]),
                 "targets": copy.deepcopy(turn["targets"]),
+                # the map shows no coordinates: the client labels each target with these words
+                "target_places": [place_name(sq(t)) for t in turn["targets"]],
                 "pending": self._pending_battles(state) if turn["phase"] == "battle" else [],
             },
             "outcome": copy.deepcopy(state["outcome"]),

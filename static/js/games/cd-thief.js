@@ -169,15 +169,28 @@ export function createRenderer(root, ctx) {
     return (state?.legal_moves || []).filter((m) => m.type === "move").map((m) => m.to);
   }
 
+  // The map shows no coordinates, so a target is named by the place the server gives for it
+  // (a room, a door, the corridor beside a room...) and by the item lying on it, if any.
+  function targetLabel(x, y) {
+    const key = `${x},${y}`;
+    const at = (board.turn.targets || []).findIndex(([tx, ty]) => `${tx},${ty}` === key);
+    const place = board.turn.target_places?.[at];
+    const item = Object.entries(board.items || {}).find(([, [ix, iy]]) => `${ix},${iy}` === key)?.[0];
+    const words = place ? `Move to ${place}` : "Move here";
+    if (!item) return words;
+    return `${words}, where ${item === "cds" ? "the CDs lie" : `the ${itemWord(item)} lies`}`;
+  }
+
   function drawTargets() {
     const mine = myTargets();
     const nodes = [];
     if (mine.length) {
       for (const [x, y] of mine) {
+        const label = targetLabel(x, y);
         const rect = svg("rect", {
           class: "cdt-target", x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4,
-          tabindex: 0, role: "button", "aria-label": `Move to ${x},${y}`, "data-testid": `cd-target-${x}-${y}`,
-        });
+          tabindex: 0, role: "button", "aria-label": label, "data-testid": `cd-target-${x}-${y}`,
+        }, svg("title", {}, label));
         const go = () => { if (!busy) send({ type: "move", to: [x, y] }); };
         rect.addEventListener("click", go);
         rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });

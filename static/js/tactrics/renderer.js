@@ -376,7 +376,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     const over = board.phase === "over" || state.status === "finished";
     undoBtn.disabled = !legal().some((m) => m.type === "undo") || busy;
     confirmBtn.disabled = !legal().some((m) => m.type === "confirm") || busy;
-    undoBtn.hidden = over || (!myTurn && mode !== "solitary");
+    undoBtn.hidden = over || ctx.readOnly || (!myTurn && mode !== "solitary");
     confirmBtn.hidden = !myTurn;
     if (mode === "solitary") {
       counter.textContent = `${board.rotations} rotation${board.rotations === 1 ? "" : "s"} · ${board.placed}/${board.total} home`;
@@ -466,7 +466,10 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   const matchId = mode === "solitary" ? (location.pathname.match(/\/(?:match|replay)\/([^/]+)/) || [])[1] : null;
 
   function showClock() {
-    if (!times.started) { clock.hidden = true; return; }
+    // A replay shows one move of the past: only the solved position owns the finishing time,
+    // and the time "so far" of an earlier move is not recorded.
+    const belongsToShownMove = !ctx.readOnly || (times.finished && board?.phase === "over");
+    if (!times.started || !belongsToShownMove) { clock.hidden = true; return; }
     const end = times.finished ? times.finished : Date.now();
     const seconds = Math.max(0, Math.round((end - times.started) / 1000));
     const m = Math.floor(seconds / 60);
@@ -486,7 +489,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     } catch { return; }
     showClock();
     clearInterval(ticker);
-    ticker = times.finished || !times.started ? null : setInterval(showClock, 1000);
+    ticker = times.finished || !times.started || ctx.readOnly ? null : setInterval(showClock, 1000);
   }
 
   // ---------------------------------------------------------------- animation (V2)
@@ -519,7 +522,10 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     root.dataset.phase = board.phase || "";
     wrap.dataset.phase = board.phase || "";
     render();
-    if (mode === "solitary") askTimes(board.phase === "over" ? "over" : "play");
+    if (mode === "solitary") {
+      showClock(); // a replay jump changes which move is shown, not the times
+      askTimes(board.phase === "over" ? "over" : "play");
+    }
     for (const event of events) {
       if ((event.type === "rotate" || event.type === "undo") && event.tower && event.direction) {
         animateRotation(event.tower, event.direction);
@@ -533,7 +539,10 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     const active = s.active_seats || [];
     const mine = you !== null && active.includes(you) && (s.legal_moves || []).length > 0;
     if (mode === "solitary") {
-      return { mine, title: mine ? "Your puzzle" : "Solitary", detail: `${b.rotations} rotation${b.rotations === 1 ? "" : "s"} so far`, color: "var(--accent)" };
+      // One player, so nobody is "next": before the first rotation the replay says what the
+      // puzzle is, afterwards nothing (its own line already tells the move).
+      const nextUp = b.rotations === 0 ? "The puzzle: bring every router around the tower ringed in its colour." : "";
+      return { mine, title: mine ? "Your puzzle" : "Solitary", detail: `${b.rotations} rotation${b.rotations === 1 ? "" : "s"} so far`, color: "var(--accent)", nextUp };
     }
     if (b.phase === "setup") {
       return mine

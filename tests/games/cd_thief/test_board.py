@@ -24,6 +24,7 @@ from app.games.cd_thief.board import (
     item_id,
     orthogonal_neighbours,
     parse_board,
+    place_name,
     terrain,
     thief_start,
 )
@@ -246,3 +247,39 @@ def test_card_effects_match_the_table(number, effects):
         return (kind, effect["who"])
 
     assert [short(e) for e in CARDS[number]["effects"]] == effects
+
+
+@pytest.mark.parametrize(
+    ("square", "place"),
+    [
+        ((2, 2), "the Casino"),  # the CDs
+        ((17, 3), "the Museum"),  # Carl
+        ((1, 10), "the VIP room"),
+        ((4, 6), "the Casino door"),
+        ((16, 6), "the Museum door"),
+        ((4, 9), "the VIP door"),
+        ((9, 14), "the main entrance"),
+        ((17, 15), "the Hotel Exit"),
+        ((10, 4), "the hall between the Casino and the Museum"),  # Scott
+        ((3, 8), "the corridor outside the Casino"),  # UK Mike
+        ((10, 7), "the middle of the corridor"),
+        ((19, 7), "the corridor outside the Museum"),
+        ((10, 9), "the Lobby"),
+        ((10, 12), "the Lobby"),  # the Lobby landmark
+        ((13, 12), "the Lounge"),  # the lobby's opening into the lounge
+        ((16, 9), "the Lounge"),
+        ((17, 11), "the Lounge"),  # SoCal Mike
+        ((0, 0), None),
+        ((7, 3), None),
+        ((30, 30), None),
+    ],
+)
+def test_place_names_follow_the_areas_of_the_rulings_map(square, place):
+    """Rulings 3(d) "Areas": Casino, north hall, Museum, main corridor (rows 7-8), VIP room,
+    lobby, lounge; the map drawn for players labels the rooms, the Lobby, the Lounge and the
+    Hotel Exit and shows no coordinates, so moves are told with these names."""
+    assert place_name(square) == place
+
+
+def test_every_square_a_thief_can_reach_has_a_place_name():
+    assert all(place_name(square) for square, kind in TERRAIN.items() if kind != "#")

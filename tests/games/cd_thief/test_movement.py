@@ -226,3 +226,27 @@ def test_roll_dice_are_the_move_dice():
     state = corridor_state()
     _after, events = act(state, 0, {"type": "roll"}, *rolls(6, 6))
     assert events[0]["dice"] == [6, 6] and events[0]["total"] == 12
+
+
+def test_the_move_is_told_by_the_place_not_by_coordinates():
+    """QA: "Green moves 12 steps to 17,15." in the dice panel and log, on a map that shows no
+    coordinates. The move event names the room or area the thief reaches instead."""
+    state = corridor_state()
+    quiet_deck(state, 48)
+    state, _ = roll_to(state, 0, (1, 1))
+    _after, events = act(state, 0, {"type": "move", "to": [12, 7]})
+    move = next(e for e in events if e["type"] == "move")
+    assert move["text"] == "Red moves 2 steps to the middle of the corridor."
+    assert not any(char.isdigit() for char in move["text"].replace("2 steps", ""))
+
+
+def test_every_offered_end_square_has_a_place_name_in_the_view():
+    """The client labels each highlighted square with `turn.target_places` (parallel to
+    `turn.targets`), since the map it draws has no coordinates."""
+    state = corridor_state()
+    rolled, _ = roll_to(state, 0, (6, 6))
+    turn = GAME.view(rolled, 0)["turn"]
+    assert len(turn["target_places"]) == len(turn["targets"]) > 0
+    assert all(isinstance(place, str) and place.startswith("the ")
+               for place in turn["target_places"])
+    assert GAME.view(state, 0)["turn"]["target_places"] == []
