@@ -3,8 +3,9 @@
 // renderer (static/js/games/<game>.js) draws it and submits moves through `ctx.submit`.
 
 import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, newNonce, verifyPlayer, withWatch } from "./api.js";
+import { renderOptionsForm } from "./schema-form.js";
 import { MatchSocket } from "./socket.js";
-import { askName, clear, clockTime, copyText, fill, h, logoSvg, toast } from "./ui.js";
+import { askName, clear, clockTime, copyText, fill, h, logoSvg, morph, toast } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 // A private match's watch link carries ?watch=<token>: sent in hello and on REST reads.
@@ -124,14 +125,13 @@ function applySummary(next) {
   } else {
     els.lobby.hidden = true;
     els.game.hidden = false;
-    if (!state) {
+    clearTimeout(snapshotTimer);
+    if (summary.status === "abandoned" && !state) {
+      // A lobby everyone left never had a game state: there is no snapshot to ask for.
+      showAbandoned();
+    } else if (!state) {
       // The socket delivers the snapshot; if it does not come quickly, ask for it.
-      clearTimeout(snapshotTimer);
       snapshotTimer = setTimeout(() => { if (!state) socket?.sync(); }, 1500);
-      if (summary.status === "abandoned") {
-        els.turn.hidden = false;
-        els.turn.replaceChildren(h("span", { class: "b-title" }, "This match was abandoned."));
-      }
     }
   }
   renderSummaryExtras();
@@ -169,24 +169,35 @@ function renderLobby() {
   const min = meta?.min_players ?? 1;
   const max = meta?.max_players ?? summary.seats.length;
   const legal = taken >= min && taken <= max;
-  const hostSeat = summary.seats.find((s) => s.player_id === summary.host);
+  const hostName = summary.seats.find((s) => s.player_id === summary.host)?.name || "the host";
+  // Options that need agreement (a drawn zone) hold the start until every other seat accepts.
+  const waiting = summary.agreement?.waiting || [];
+  const mySeatNo = summary.seats.find((s) => me && s.player_id === me)?.seat;
+  const waitingNames = listNames(waiting.map((seat) => summary.seats.find((s) => s.seat === seat)?.name || `seat ${seat + 1}`));
+  const seatCount = `${taken} of ${summary.seats.length} seats taken`;
   let hint;
   if (isHost) {
-    hint = legal
-      ? `${taken} of ${summary.seats.length} seats taken. Start when everyone is here.`
-      : `${taken} of ${summary.seats.length} seats taken: ${gameTitle()} needs at least ${min} players.`;
+    if (!legal) hint = `${seatCount}: ${gameTitle()} needs at least ${min} players.`;
+    else if (waiting.length) hint = `${seatCount}. Waiting for ${waitingNames} to accept your options.`;
+    else hint = `${seatCount}. Start when everyone is here.`;
+  } else if (seated && waiting.includes(mySeatNo)) {
+    hint = ["You're in! ",
+      h("a", { href: "#agreement", "data-testid": "hint-accept", onclick: goToAccept }, "Accept the host's options below"),
+      `; then ${hostName} can start the match.`];
+  } else if (seated && waiting.length) {
+    hint = `You're in! Waiting for ${waitingNames} to accept the host's options, then for ${hostName} to start the match.`;
   } else if (seated) {
-    hint = `You're in! Waiting for ${hostSeat?.name || "the host"} to start the match.`;
+    hint = `You're in! Waiting for ${hostName} to start the match.`;
   } else if (taken >= summary.seats.length) {
     hint = "This table is full. You can watch once the match starts.";
   } else {
     hint = "Take a free seat to play.";
   }
-  els.lobbyHint.textContent = hint;
+  // morph: the link in the hint stays the same element when presence redraws the lobby.
+  morph(els.lobbyHint, hint);
   els.start.hidden = !isHost;
   els.privateRow.hidden = !isHost || summary.private === undefined;
   els.privateToggle.checked = Boolean(summary.private);
-  const waiting = summary.agreement?.waiting || [];
   els.start.disabled = !legal || waiting.length > 0;
   els.start.title = !legal ? `Needs ${min}–${max} players` : waiting.length ? "Everyone must accept the options first" : "";
   renderOptionsPanel(isHost, seated);
@@ -204,6 +215,21 @@ function renderLobby() {
   );
 }
 
+/** "Ada", "Ada and Bea", "Ada, Bea and Cid" */
+function listNames(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The hint's "Accept the host's options below": on a phone the button is screens away. */
+function goToAccept(event) {
+  event.preventDefault();
+  const accept = els.agreement.querySelector('[data-testid="accept-options"]');
+  const target = accept || els.optionsPanel;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  target.scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
+  accept?.focus({ preventScroll: true });
+}
+
 function describeOptions(options) {
   // Scalars in words; structured options (a drawn zone) are shown by the game's own editor.
   // Unset ones (null) are left out.
@@ -215,20 +241,39 @@ function describeOptions(options) {
 }
 
 // ------------------------------------------------------------------ lobby options editor
-// A game may export `createOptionsEditor(root, {editable, options, change})` from its
-// renderer module (Tank Skirmish draws its custom zone with it). The host edits; everyone
-// else sees each change live. When the game says the options need agreement, every other
-// seated player accepts them here, and any change withdraws the acceptances.
+// Every game's options show here in the create dialog's schema form, so a host can still put
+// right what she chose (teams for three): she edits, each edit is saved at once, and everyone
+// else sees the form read-only, following each change live.
+// A game may also export `createOptionsEditor(root, {editable, options, change})` from its
+// renderer module (Tank Skirmish draws its custom zone with it), shown below the form.
+// When the game says the options need agreement, every other seated player accepts them
+// here, and any change withdraws the acceptances.
 let optionsEditor = null;
 let optionsEditorKey = null;
+let optionsForm = null;
+let optionsFormShows = null; // the server's options (as JSON) the form was last filled from
+let optionsSaving = null; // the host's save in flight
+let optionsSaveAgain = false; // she edited again meanwhile: her latest values follow it
+const optionsFormRoot = h("div", { class: "lobby-options-form", "data-testid": "lobby-options-form" });
+const optionsStatus = h("p", { class: "small lobby-options-status", "data-testid": "options-status", "aria-live": "polite" });
+els.optionsEditor.before(optionsFormRoot, optionsStatus);
+// A refused start stays under the Start button (a toast is gone before the host has read it),
+// until the seats or the options change.
+const startRefusal = h("p", { class: "small start-refusal", "data-testid": "start-refusal", role: "alert" });
+startRefusal.hidden = true;
+els.start.parentElement.after(startRefusal);
+let refusedStart = null; // {reason, lobby: lobbyShape() when it was refused}
 
 async function renderOptionsPanel(isHost, seated) {
   const key = `${summary.game}|${isHost}`;
+  renderStartRefusal(isHost);
   if (optionsEditorKey !== key) {
     optionsEditorKey = key;
     optionsEditor?.destroy();
     optionsEditor = null;
     clear(els.optionsEditor);
+    mountOptionsForm(isHost);
+    showOptionsPanel();
     try {
       const module = await import(`/static/js/games/${encodeURIComponent(summary.game)}.js`);
       if (optionsEditorKey !== key) return;
@@ -243,9 +288,83 @@ async function renderOptionsPanel(isHost, seated) {
       console.error(error);
     }
   }
+  followOptions();
   optionsEditor?.update(summary.options);
   renderAgreement(isHost, seated);
-  els.optionsPanel.hidden = !optionsEditor && !summary.agreement?.required;
+  showOptionsPanel();
+}
+
+function showOptionsPanel() {
+  els.optionsPanel.hidden = !optionsEditor && (!optionsForm || optionsForm.isEmpty) && !summary.agreement?.required;
+}
+
+function mountOptionsForm(isHost) {
+  optionsForm = renderOptionsForm(optionsFormRoot, gameMeta()?.options_schema, {
+    idPrefix: "lobby-opt",
+    values: summary.options,
+    disabled: !isHost,
+    onChange: isHost ? saveOptionsForm : undefined,
+  });
+  optionsFormShows = JSON.stringify(summary.options);
+  optionsFormRoot.hidden = optionsForm.isEmpty;
+  optionsStatus.hidden = optionsForm.isEmpty;
+  showOptionsStatus(isHost ? "" : "The host sets the options; you see each change here.");
+}
+
+/** Fills the form with options changed elsewhere (the host's edit, seen by the others; a zone
+ * preset picked in the game's editor). The host's own edits in flight, or refused and not yet
+ * put right, stay as she left them. */
+function followOptions() {
+  const shows = JSON.stringify(summary.options);
+  if (!optionsForm || optionsSaving || shows === optionsFormShows) return;
+  optionsFormShows = shows;
+  optionsForm.setValues(summary.options);
+  if (optionsStatus.dataset.state === "error") showOptionsStatus("");
+}
+
+function showOptionsStatus(text, state = "") {
+  optionsStatus.textContent = text;
+  optionsStatus.dataset.state = state;
+  if (state === "error") optionsStatus.setAttribute("role", "alert");
+  else optionsStatus.removeAttribute("role");
+}
+
+async function saveOptionsForm() {
+  if (optionsSaving) { optionsSaveAgain = true; return; }
+  showOptionsStatus("Saving…");
+  optionsSaving = (async () => {
+    let outcome;
+    do {
+      optionsSaveAgain = false;
+      // Options the form cannot edit (a drawn zone) go back as they are.
+      const options = { ...summary.options, ...optionsForm.values() };
+      try {
+        outcome = await api("PUT", `/matches/${encodeURIComponent(matchId)}/options`, { options });
+      } catch (error) {
+        outcome = error;
+      }
+    } while (optionsSaveAgain);
+    return outcome;
+  })();
+  const outcome = await optionsSaving;
+  optionsSaving = null;
+  if (outcome instanceof Error) {
+    showOptionsStatus(`Not saved: ${outcome.message}`, "error");
+    return;
+  }
+  showOptionsStatus("Saved.", "saved");
+  applySummary(outcome);
+}
+
+/** What a start refusal depends on: who is seated and the options. */
+function lobbyShape() {
+  return JSON.stringify([summary.seats.map((s) => s.player_id), summary.options]);
+}
+
+function renderStartRefusal(isHost) {
+  if (refusedStart && (!isHost || refusedStart.lobby !== lobbyShape())) refusedStart = null;
+  startRefusal.textContent = refusedStart?.reason || "";
+  startRefusal.hidden = !refusedStart;
 }
 
 async function changeOptions(options) {
@@ -307,7 +426,62 @@ async function takeSeat(seat, button) {
   }
 }
 
+function showAbandoned() {
+  els.turn.hidden = false;
+  els.turn.dataset.mine = "false";
+  fill(els.turn,
+    h("span", { class: "b-title" }, "This match was abandoned."),
+    h("span", { class: "b-actions" },
+      h("a", { class: "button small primary", href: "/", "data-testid": "back-to-lobby" }, "Back to the lobby")),
+    h("span", { class: "b-detail" }, "Everyone left the table before it started. Open a new one or join another in the lobby."),
+  );
+}
+
+/**
+ * What leaving means when it is more than freeing a seat: the host hands the table over, and
+ * the last one at the table abandons it for good. Null when there is nothing to ask.
+ */
+function leaveQuestion() {
+  const me = player?.id;
+  if (!me || summary?.host !== me) return null;
+  const others = summary.seats.filter((s) => s.player_id && s.player_id !== me);
+  if (!others.length) {
+    return {
+      title: "Leave and close the table?",
+      text: "You are the only one here: leaving abandons this match for good, and its invite link will lead nowhere.",
+      confirm: "Leave and abandon",
+    };
+  }
+  return {
+    title: "Leave your table?",
+    text: `${others[0].name} becomes the host and can start the match without you. While it is open, you can take a free seat again.`,
+    confirm: "Leave the table",
+  };
+}
+
+/** A modal question in the site's style (window.confirm cannot be styled). Resolves true to leave. */
+function confirmLeave({ title, text, confirm }) {
+  return new Promise((resolve) => {
+    const form = h("form", { method: "dialog" },
+      h("h2", { id: "leave-dialog-title" }, title),
+      h("p", { class: "muted", id: "leave-dialog-text" }, text),
+      h("div", { class: "actions" },
+        h("button", { type: "submit", value: "stay", class: "ghost", "data-testid": "leave-cancel", autofocus: true }, "Stay"),
+        h("button", { type: "submit", value: "leave", class: "danger", "data-testid": "leave-confirm" }, confirm),
+      ),
+    );
+    const dialog = h("dialog", {
+      class: "leave-dialog", "aria-labelledby": "leave-dialog-title", "aria-describedby": "leave-dialog-text", "data-testid": "leave-dialog",
+    }, form);
+    dialog.addEventListener("close", () => { dialog.remove(); resolve(dialog.returnValue === "leave"); });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
 async function leaveSeat(button) {
+  const question = leaveQuestion();
+  if (question && !(await confirmLeave(question))) return;
   button.disabled = true;
   try {
     applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/leave`, {}));
@@ -323,7 +497,8 @@ els.start.addEventListener("click", async () => {
   try {
     applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/start`, {}));
   } catch (error) {
-    toast(error.message, { kind: "error", title: "Could not start" });
+    if (error instanceof ApiError) refusedStart = { reason: error.message, lobby: lobbyShape() };
+    else toast(error.message, { kind: "error", title: "Could not start" });
     renderLobby();
   }
 });
@@ -512,7 +687,8 @@ function renderPlayers() {
     els.players.append(h("li", { "data-testid": "player", "data-seat": seat.seat },
       h("span", { class: `online-dot${online ? " on" : ""}`, role: "img", "aria-label": online ? "online" : "offline", title: online ? "online" : "offline" }),
       h("span", { class: "swatch", style: { background: info.color, width: "12px", height: "12px", borderRadius: "3px", display: "inline-block" }, "aria-hidden": "true" }),
-      h("span", { class: "p-name" }, `${info.label}: ${seat.name || "?"}`, seat.seat === state.you ? " (you)" : ""),
+      // A long name is cut short with an ellipsis; the title has it whole.
+      h("span", { class: "p-name", title: `${info.label}: ${seat.name || "?"}` }, `${info.label}: ${seat.name || "?"}`, seat.seat === state.you ? " (you)" : ""),
       !finished && active.includes(seat.seat) ? h("span", { class: "to-move" }, "to move") : null,
     ));
   }
@@ -533,7 +709,7 @@ function submit(move) {
   if (!socket) return Promise.reject(new Error("Not connected"));
   els.moveError.hidden = true;
   return socket.submitMove(move).catch((error) => {
-    toast(error.message, { kind: "error", title: "Move refused" });
+    toast(error.message, { kind: "error", title: "Move refused", key: `move|${error.message}` });
     showMoveError(error.message);
     throw error;
   });
@@ -615,12 +791,27 @@ async function loadLog(upTo) {
 }
 
 // ------------------------------------------------------------------ chat
+// What you type stays in the input until the server has taken it: the echo of your own
+// message clears it, and a refusal (too many messages, too long) leaves it there to send
+// again. The message's id comes back with a refusal, so the page knows which one it was.
+const CHAT_ANSWER_MS = 5000;
+let chatSent = 0;
+let chatInFlight = null; // {id, text, at}
+
+function isMyChatEcho(msg) {
+  return Boolean(chatInFlight && msg.text === chatInFlight.text && msg.name === (player?.name || "Spectator"));
+}
+
 const chatSeen = new Set();
 function addChat(msg) {
   // A reconnect replays the recent chat; show each message once.
   const key = `${msg.at}|${msg.seat}|${msg.name}|${msg.text}`;
   if (msg.at && chatSeen.has(key)) return;
   chatSeen.add(key);
+  if (isMyChatEcho(msg)) {
+    if (els.chatInput.value.trim() === chatInFlight.text) els.chatInput.value = "";
+    chatInFlight = null;
+  }
   const nearBottom = els.chat.scrollHeight - els.chat.scrollTop - els.chat.clientHeight < 40;
   const color = msg.seat !== undefined && msg.seat !== null && state ? seatInfo(msg.seat).color : "var(--accent-strong)";
   els.chat.append(h("li", { "data-testid": "chat-message" },
@@ -636,9 +827,17 @@ els.chatForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const text = els.chatInput.value.trim();
   if (!text || !socket) return;
-  socket.chat(text);
-  els.chatInput.value = "";
+  // Enter pressed again before the answer came is the same message, not a second one.
+  if (chatInFlight?.text === text && Date.now() - chatInFlight.at < CHAT_ANSWER_MS) return;
+  chatSent += 1;
+  chatInFlight = { id: `chat-${chatSent}`, text, at: Date.now() };
+  socket.chat(text, chatInFlight.id);
 });
+
+function chatRefused(msg) {
+  chatInFlight = null;
+  toast(msg.message || msg.code, { kind: "error", title: "Message not sent", key: `chat|${msg.code}|${msg.message}` });
+}
 
 // ------------------------------------------------------------------ fair dice, privacy, rematch
 function shortHash(hex) {
@@ -827,6 +1026,12 @@ class MatchChannel extends MatchSocket {
     };
   }
 
+  chat(text, id) {
+    // Offline, the text waits in the outbox and goes without its id (a refusal then shows
+    // as a plain error); the input keeps it until the echo either way.
+    if (!this._send({ type: "chat", text, id })) this.outbox.push(text);
+  }
+
   _handle(msg) {
     if (msg?.type === "rematch") {
       this.onRematch?.(msg.match);
@@ -878,7 +1083,8 @@ function connect() {
     },
     onError: (msg) => {
       if (msg.code === "forbidden" && !state) { privateRefused(); return; }
-      toast(msg.message || msg.code, { kind: "error" });
+      if (msg.id && msg.id === chatInFlight?.id) { chatRefused(msg); return; }
+      toast(msg.message || msg.code, { kind: "error", key: `socket|${msg.code}|${msg.message}` });
     },
   });
   socket.connect();

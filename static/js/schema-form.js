@@ -1,6 +1,7 @@
 // A generic options form rendered from a game's JSON Schema (as Pydantic emits it).
 // Booleans become checkboxes, enums selects, integers/numbers number inputs, strings text.
-// A game without options gets a friendly "standard rules" note.
+// A game without options gets a friendly "standard rules" note. The same form shows a lobby's
+// options on the match page: filled with the match's values, editable by the host only.
 
 import { h } from "./ui.js";
 
@@ -44,14 +45,18 @@ function optionLabel(value) {
 }
 
 /**
- * Renders the form into `container`; returns {values() -> object, isEmpty}.
- * `values()` only includes fields the form knows how to edit.
+ * Renders the form into `container`; returns {values() -> object, setValues(values), isEmpty}.
+ * `values()` only includes fields the form knows how to edit. `values` fills the form (missing
+ * keys keep the schema's defaults), `disabled` shows it read-only, and `onChange(values())`
+ * follows every edit the user makes (not those made by setValues).
  */
-export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) {
+export function renderOptionsForm(container, schema, { idPrefix = "opt", values = {}, disabled = false, onChange } = {}) {
   container.replaceChildren();
   const root = schema || {};
   const properties = resolve(root, root).properties || {};
   const readers = [];
+  const writers = {};
+  const changed = () => onChange?.(read());
 
   for (const [key, raw] of Object.entries(properties)) {
     const prop = resolve(raw, root);
@@ -63,7 +68,8 @@ export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) 
 
     if (prop.type === "boolean") {
       const input = h("input", { type: "checkbox", id, name: key, "aria-describedby": describedBy, "data-testid": testid });
-      input.checked = Boolean(prop.default);
+      writers[key] = (value) => { input.checked = Boolean(value); };
+      writers[key](prop.default);
       container.append(h("div", { class: "field" }, h("div", { class: "field-inline" }, input, h("label", { for: id }, label)), help));
       readers.push(() => [key, input.checked]);
     } else if (Array.isArray(prop.enum) || prop.const !== undefined) {
@@ -71,8 +77,11 @@ export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) 
       const labels = prop["x-labels"] || {}; // a game may name its choices ("A" -> "A: Arena")
       const select = h("select", { id, name: key, "aria-describedby": describedBy, "data-testid": testid },
         choices.map((value, index) => h("option", { value: String(index) }, labels[value] ?? optionLabel(value))));
-      const defaultIndex = choices.indexOf(prop.default);
-      select.value = String(defaultIndex >= 0 ? defaultIndex : 0);
+      writers[key] = (value) => {
+        const index = choices.indexOf(value);
+        select.value = String(index >= 0 ? index : Math.max(0, choices.indexOf(prop.default)));
+      };
+      writers[key](prop.default);
       container.append(h("div", { class: "field" }, h("label", { for: id }, label), select, help));
       readers.push(() => [key, choices[Number(select.value)]]);
     } else if (prop.type === "integer" || prop.type === "number") {
@@ -82,7 +91,8 @@ export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) 
         type: "number", id, name: key, min, max, step: prop.type === "integer" ? 1 : "any",
         inputmode: prop.type === "integer" ? "numeric" : "decimal", "aria-describedby": describedBy, "data-testid": testid,
       });
-      if (prop.default !== undefined && prop.default !== null) input.value = String(prop.default);
+      writers[key] = (value) => { input.value = value === undefined || value === null ? "" : String(value); };
+      writers[key](prop.default);
       container.append(h("div", { class: "field" }, h("label", { for: id }, label), input, help));
       readers.push(() => {
         if (input.value === "") return prop.default !== undefined ? [key, prop.default] : null;
@@ -91,7 +101,8 @@ export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) 
       });
     } else if (prop.type === "string") {
       const input = h("input", { type: "text", id, name: key, maxlength: prop.maxLength, "aria-describedby": describedBy, "data-testid": testid });
-      if (typeof prop.default === "string") input.value = prop.default;
+      writers[key] = (value) => { input.value = typeof value === "string" ? value : ""; };
+      writers[key](prop.default);
       container.append(h("div", { class: "field" }, h("label", { for: id }, label), input, help));
       readers.push(() => (input.value === "" && prop.default === undefined ? null : [key, input.value]));
     }
@@ -102,15 +113,25 @@ export function renderOptionsForm(container, schema, { idPrefix = "opt" } = {}) 
     container.append(h("p", { class: "muted small", "data-testid": "no-options" }, "No options: the standard rules from the rulebook."));
   }
 
-  return {
-    isEmpty: readers.length === 0,
-    values() {
-      const out = {};
-      for (const read of readers) {
-        const pair = read();
-        if (pair) out[pair[0]] = pair[1];
-      }
-      return out;
-    },
-  };
+  function read() {
+    const out = {};
+    for (const reader of readers) {
+      const pair = reader();
+      if (pair) out[pair[0]] = pair[1];
+    }
+    return out;
+  }
+
+  function setValues(next) {
+    for (const [key, value] of Object.entries(next || {})) writers[key]?.(value);
+  }
+
+  setValues(values);
+  for (const control of container.querySelectorAll("input, select")) {
+    control.disabled = disabled;
+    // A number input reports each keystroke as input; "change" waits until the host is done.
+    control.addEventListener("change", changed);
+  }
+
+  return { isEmpty: readers.length === 0, values: read, setValues };
 }

@@ -125,20 +125,32 @@ function toastRegion() {
   return region;
 }
 
-/** Shows a short message at the bottom; errors stay longer and are announced assertively. */
-export function toast(message, { kind = "info", title, timeout } = {}) {
+/**
+ * Shows a short message at the bottom; errors stay longer and are announced assertively.
+ * `key`: a toast with the same key still on screen is replaced instead of stacked on (the
+ * same refusal repeated must not pile up over the board); the new one counts the repeats.
+ */
+export function toast(message, { kind = "info", title, timeout, key } = {}) {
   const region = toastRegion();
+  const previous = key ? [...region.children].find((old) => old.dataset.toastKey === key) : null;
+  const count = previous ? Number(previous.dataset.count || 1) + 1 : 1;
   const item = h(
     "div",
     {
       class: `toast ${kind}`,
       role: kind === "error" ? "alert" : "status",
       "data-testid": kind === "error" ? "toast-error" : "toast",
+      "data-toast-key": key,
+      "data-count": count,
     },
-    h("span", { class: "toast-text" }, title ? h("span", { class: "toast-title" }, title) : null, message),
+    h("span", { class: "toast-text" },
+      title ? h("span", { class: "toast-title" }, title) : null,
+      message,
+      count > 1 ? h("span", { class: "muted", title: `${count} times` }, ` ×${count}`) : null),
     h("button", { type: "button", "aria-label": "Dismiss", onclick: () => item.remove() }, "✕"),
   );
-  region.append(item);
+  if (previous) previous.replaceWith(item);
+  else region.append(item);
   while (region.children.length > 4) region.firstElementChild.remove();
   const ms = timeout ?? (kind === "error" ? 7000 : 3500);
   if (ms > 0) setTimeout(() => item.remove(), ms);
