@@ -113,6 +113,15 @@ class LiveMatch:
             self._seats = [{"seat": i, "name": name} for i, name in enumerate(self.names)]
         return self._seats
 
+    def end(self) -> None:
+        """Ended by a player: the last position is shown as abandoned, with no moves."""
+        if self.status != "active":
+            return
+        self.status = "abandoned"
+        # Views of the last position were made while it was still being played.
+        for key in [k for k in self._views if k[0] == self.version]:
+            del self._views[key]
+
     def legal(self, version: int, seat: int) -> list[dict[str, Any]]:
         """`seat`'s legal moves at `version`, computed once (validation and views share it)."""
         key = (version, seat)
@@ -139,10 +148,11 @@ class LiveMatch:
         if board is None:
             board = self._boards[board_key] = game.view(state, board_key[1])
         outcome = game.outcome(state)
-        active = sorted(game.active_seats(state)) if outcome is None else []
+        ended = outcome is None and self.status == "abandoned" and version == self.version
+        active = sorted(game.active_seats(state)) if outcome is None and not ended else []
         view = {
             "game": game.id,
-            "status": "finished" if outcome is not None else "active",
+            "status": "finished" if outcome is not None else "abandoned" if ended else "active",
             "version": version,
             "seats": self._seats_view(),
             "you": seat,
@@ -150,7 +160,7 @@ class LiveMatch:
             "legal_moves": self.legal(version, seat) if seat in active else [],
             "board": board,
             "outcome": outcome.to_json() if outcome is not None else None,
-            "deadline": self.deadlines.get(version) if outcome is None else None,
+            "deadline": self.deadlines.get(version) if active else None,
         }
         self._views[key] = view
         return view
@@ -267,6 +277,18 @@ class MatchRuntime:
                 await self._submit_as(live, seat, move, client_id=None, version=version)
             return
 
+    async def end(self, match_id: str) -> None:
+        """A match its players ended: no more moves here, and its clock stops. Taken under the
+        match's lock, so a move being applied in this process finishes first."""
+        live = self._live.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            live.end()
+        handle = self._clocks.pop(match_id, None)
+        if handle is not None:
+            handle.cancel()
+
     def forget(self, match_id: str) -> None:
         self._live.pop(match_id, None)
 
@@ -307,7 +329,7 @@ class MatchRuntime:
     async def _load(self, match_id: str) -> LiveMatch | None:
         async with self._engine.connect() as conn:
             row = (await conn.execute(select(Match).where(Match.id == match_id))).first()
-            if row is None or row.status == "open":
+            if row is None or row.status == "open" or row.started_at is None:
                 return None
             game = get_game(row.game)
             if game is None:
@@ -342,6 +364,8 @@ class MatchRuntime:
         live.remember(0, state, [])
         for move in moves:
             self._advance(live, move.seat, move.move, client_id=move.client_id)
+        if row.status == "abandoned":
+            live.status = "abandoned"
         self._arm_clock(live)
         return live
 
@@ -451,6 +475,10 @@ class MatchRuntime:
         self, live: LiveMatch, seat: int, raw_move: Any, version: int | None
     ) -> tuple[dict[str, Any], list[Event]]:
         game = live.game
+        if live.status == "abandoned":
+            raise ArcadeError(
+                "match_not_active", "This match was ended by a player; no more moves."
+            )
         if live.status != "active":
             raise ArcadeError("match_not_active", "This match is over; no more moves.")
         try:

@@ -200,11 +200,13 @@ class MatchConnection:
                 .scalars()
                 .all()
             )
-            status = match.status
-        if status == "open" or status == "abandoned":
+            status, started = match.status, match.started_at is not None
+        if status == "open" or (status == "abandoned" and not started):
             await self._send_lobby()
         else:
             await self._snapshot()
+            if status == "abandoned":  # ended by a player: the last position, and why it stopped
+                await self._send_lobby()
         await self._send_presence()
         for item in reversed(chat):
             self.send(
@@ -255,6 +257,11 @@ class MatchConnection:
                     await self.advance_to(int(notice["version"]), notice.get("accepted"))
                 elif kind == "lobby":
                     await self._send_lobby()
+                elif kind == "ended":
+                    # Other processes hold the match too: none of them may take another move.
+                    await self.context.runtime.end(self.match_id)
+                    by = notice.get("by")
+                    await self._send_lobby(ended_by=by if isinstance(by, str) else None)
                 elif kind == "started":
                     async with self.lock:
                         if self.sent_version is None:
@@ -314,13 +321,16 @@ class MatchConnection:
                 )
                 self.sent_version = v
 
-    async def _send_lobby(self) -> None:
+    async def _send_lobby(self, *, ended_by: str | None = None) -> None:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
         online = self.context.presence.online(self.match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
-        self.send({"type": "lobby", "match": summary})
+        message: dict[str, Any] = {"type": "lobby", "match": summary}
+        if ended_by is not None:
+            message["ended_by"] = ended_by
+        self.send(message)
 
     async def _send_rematch(self, match_id: str) -> None:
         async with self.context.sessions() as session:

@@ -40,7 +40,10 @@ async def _summary(
     names = await lobby.player_names(session, [match])
     view = None
     may_watch = lobby.may_watch(match, player_id=player_id, watch=watch)
-    if may_watch and match.status in ("active", "finished"):
+    played = match.status in ("active", "finished") or (
+        match.status == "abandoned" and match.started_at is not None
+    )
+    if may_watch and played:
         live = await context.runtime.get(match.id)
         if live is not None:
             view = live.viewer_state(live.version, live.seat_of(player_id))
@@ -205,6 +208,18 @@ async def leave_match(
     """Give up your seat while the lobby is open."""
     match = await lobby.leave_match(session, match_id=match_id, player=player)
     return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.post("/{match_id}/end")
+async def end_match(
+    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+) -> dict[str, Any]:
+    """A player ends a match being played, for everyone (status `abandoned`, no winner)."""
+    match = await lobby.end_match(session, match_id=match_id, player=player)
+    await session.commit()
+    await context.runtime.end(match_id)
+    await context.notify(match.id, "ended", by=player.name)
+    return await _summary(context, session, match, player.id)
 
 
 @router.post("/{match_id}/start")
