@@ -82,3 +82,32 @@ async def test_an_open_lobby_is_left_not_ended(server: LiveServer) -> None:
             await a.send({"type": "sync"})
             again = await a.until_type("lobby")
             assert again["match"]["status"] == "abandoned"
+
+
+async def test_another_process_holding_the_match_refuses_moves_after_the_end(
+    database_url: str,
+) -> None:
+    """Two app processes on one database and no shared hub: the second one cached the match
+    before the first ended it, and must not take a move for it over HTTP."""
+    first, second = LiveServer(database_url).start(), LiveServer(database_url).start()
+    try:
+        async with (
+            httpx.AsyncClient(base_url=first.url) as one,
+            httpx.AsyncClient(base_url=second.url) as two,
+        ):
+            ada, bob = await guests(one, "Ada", "Bob")
+            match_id = await started_match(one, [ada, bob])
+            url = f"/api/matches/{match_id}"
+            for guest in (ada, bob):
+                guest.client = two
+            views = {g.id: (await g.get(url)).json()["view"] for g in (ada, bob)}  # cached there
+            mover = ada if views[ada.id]["legal_moves"] else bob
+            for guest in (ada, bob):
+                guest.client = one
+            assert (await ada.post(f"{url}/end")).status_code == 200
+            mover.client = two
+            refused = await mover.post(f"{url}/moves", {"move": views[mover.id]["legal_moves"][0]})
+            assert refused.status_code == 409 and refused.json()["code"] == "match_not_active"
+    finally:
+        first.stop()
+        second.stop()

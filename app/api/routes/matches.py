@@ -236,7 +236,10 @@ async def submit_move(
     match_id: str, body: MoveSubmit, player: CurrentPlayer, context: ContextDep, session: SessionDep
 ) -> MoveAccepted:
     """Submit a move over HTTP: the same rules as over the WebSocket."""
-    await lobby.get_match(session, match_id=match_id)
+    match = await lobby.get_match(session, match_id=match_id)
+    if match.status == "abandoned":
+        # This process may hold the match from before another process ended it.
+        await context.runtime.end(match_id)
     await session.close()  # the runtime opens its own transaction
     version = await context.runtime.submit(
         match_id, player_id=player.id, raw_move=body.move, client_id=body.id, version=body.version
