@@ -6,6 +6,10 @@ import { askName, clear, h, logoSvg, timeAgo, toast } from "./ui.js";
 
 const OPEN_POLL_MS = 3000;
 const LIVE_POLL_MS = 15000;
+// "In progress": your matches first (the first few, the rest behind "Show all"), then a few
+// of other people's public ones to watch.
+const LIVE_MINE_FIRST = 8;
+const LIVE_OTHERS = 8;
 
 const els = {
   name: document.getElementById("player-name"),
@@ -20,6 +24,7 @@ const els = {
   openList: document.getElementById("open-list"),
   livePanel: document.getElementById("live-panel"),
   liveList: document.getElementById("live-list"),
+  liveMore: document.getElementById("live-more"),
 };
 
 let games = [];
@@ -242,9 +247,10 @@ function matchRow(summary, kind) {
     action = h("a", { class: "button" + (mine ? " primary" : ""), href: `/match/${encodeURIComponent(summary.id)}`,
       "data-testid": mine ? "resume-match" : "watch-match" }, mine ? "Resume" : "Watch");
   }
+  const started = kind === "open" ? null : startedWhen(summary);
   const meta = kind === "open"
     ? [seatDots(summary), `${taken}/${total} seats · host ${hostName(summary)}`, summary.created_at ? ` · ${timeAgo(summary.created_at)}` : ""]
-    : [summary.seats.map((s) => s.name).filter(Boolean).join(" vs ")];
+    : [summary.seats.map((s) => s.name).filter(Boolean).join(" vs "), started ? " · " : "", started];
   return h("li", { class: "match-row", "data-testid": "match-row", "data-match-id": summary.id },
     h("div", {},
       h("div", { class: "m-title" }, title, mine ? h("span", { class: "tag", style: { marginLeft: ".5rem" } }, "you're in") : null),
@@ -252,6 +258,15 @@ function matchRow(summary, kind) {
     ),
     action,
   );
+}
+
+/** "started 3 min ago" (or "started on 02/03/2025" once it is a day old), the exact time on hover. */
+function startedWhen(summary) {
+  const ago = timeAgo(summary.started_at);
+  if (!ago) return null;
+  const words = ago === "just now" || ago.endsWith(" ago") ? `started ${ago}` : `started on ${ago}`;
+  return h("time", { class: "m-started", datetime: summary.started_at, title: new Date(summary.started_at).toLocaleString(),
+    "data-testid": "match-started" }, words);
 }
 
 function listOf(data) {
@@ -283,19 +298,46 @@ async function refreshOpen() {
   }
 }
 
+let liveShowAll = false;
+
+function newestStartedFirst(a, b) {
+  return String(b.started_at || "").localeCompare(String(a.started_at || ""));
+}
+
 async function refreshLive() {
   try {
-    const matches = listOf(await api("GET", "/matches?status=active"));
-    // Your own matches first, then a few others to watch.
-    matches.sort((a, b) => Number(amSeated(b)) - Number(amSeated(a)));
-    const shown = matches.slice(0, 8);
+    await verified;
+    // Your own come from their own list: the public one leaves out private matches and stops
+    // at a page, and yours must not be crowded out by everyone else's.
+    const [mineData, everyoneData] = await Promise.all([
+      player ? api("GET", "/matches?status=active&mine=true&limit=100").catch(() => null) : null,
+      api("GET", "/matches?status=active&limit=50", undefined, { auth: false }),
+    ]);
+    const everyone = listOf(everyoneData);
+    // Without your own list (it failed), your public matches from the other still come first.
+    const mine = (mineData ? listOf(mineData) : everyone.filter(amSeated)).sort(newestStartedFirst);
+    const mineIds = new Set(mine.map((m) => m.id));
+    const others = everyone.filter((m) => !mineIds.has(m.id) && !amSeated(m))
+      .sort(newestStartedFirst).slice(0, LIVE_OTHERS);
+    const mineShown = liveShowAll ? mine : mine.slice(0, LIVE_MINE_FIRST);
     clear(els.liveList);
-    for (const summary of shown) els.liveList.append(matchRow(summary, "live"));
-    els.livePanel.hidden = shown.length === 0;
+    els.liveList.setAttribute("aria-busy", "false");
+    for (const summary of [...mineShown, ...others]) els.liveList.append(matchRow(summary, "live"));
+    const hidden = mine.length - mineShown.length;
+    const folding = mine.length > LIVE_MINE_FIRST;
+    els.liveMore.hidden = !folding;
+    els.liveMore.textContent = hidden > 0 ? `Show all ${mine.length} of your matches` : "Show fewer";
+    els.liveMore.setAttribute("aria-expanded", String(folding && !hidden));
+    els.livePanel.hidden = mineShown.length + others.length === 0;
   } catch {
     /* the open list shows connection trouble; this panel just stays as it was */
   }
 }
+
+els.liveMore.addEventListener("click", () => {
+  liveShowAll = !liveShowAll;
+  refreshLive();
+});
 
 function poll(fn, ms) {
   fn();

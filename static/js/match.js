@@ -25,6 +25,7 @@ const els = {
   watchPanel: $("watch-panel"), watchLink: $("watch-link"), copyWatch: $("copy-watch"), rematch: $("rematch-banner"),
   diceHelpValues: $("dice-help-values"), inviteText: $("invite-text"),
   optionsPanel: $("options-panel"), optionsEditor: $("options-editor"), agreement: $("agreement"),
+  endRow: $("end-match-row"), endMatch: $("end-match"),
 };
 $("brand-logo").replaceWith(logoSvg());
 
@@ -38,6 +39,7 @@ let renderer = null;
 let rendererGame = null;
 let rendererLoading = null;
 let snapshotTimer = null;
+let endedBy = null; // who ended the match, when this page heard it happen
 const loggedSeqs = new Set();
 
 // ------------------------------------------------------------------ identity
@@ -126,7 +128,10 @@ function applySummary(next) {
     els.lobby.hidden = true;
     els.game.hidden = false;
     clearTimeout(snapshotTimer);
-    if (summary.status === "abandoned" && !state) {
+    if (summary.status === "abandoned" && state) {
+      // A player ended it: the socket's state is still the last position as it was played.
+      showState(state, []);
+    } else if (summary.status === "abandoned" && !summary.started_at) {
       // A lobby everyone left never had a game state: there is no snapshot to ask for.
       showAbandoned();
     } else if (!state) {
@@ -459,21 +464,26 @@ function leaveQuestion() {
   };
 }
 
-/** A modal question in the site's style (window.confirm cannot be styled). Resolves true to leave. */
-function confirmLeave({ title, text, confirm }) {
+/**
+ * A modal question in the site's style (window.confirm cannot be styled). The safe answer is
+ * the default (focused, and what Escape gives); resolves true only for the red one. `name`
+ * prefixes its test ids: `${name}-dialog`, `${name}-cancel`, `${name}-confirm`.
+ */
+function confirmDialog({ name, title, text, cancel, confirm }) {
   return new Promise((resolve) => {
     const form = h("form", { method: "dialog" },
-      h("h2", { id: "leave-dialog-title" }, title),
-      h("p", { class: "muted", id: "leave-dialog-text" }, text),
+      h("h2", { id: `${name}-dialog-title` }, title),
+      h("p", { class: "muted", id: `${name}-dialog-text` }, text),
       h("div", { class: "actions" },
-        h("button", { type: "submit", value: "stay", class: "ghost", "data-testid": "leave-cancel", autofocus: true }, "Stay"),
-        h("button", { type: "submit", value: "leave", class: "danger", "data-testid": "leave-confirm" }, confirm),
+        h("button", { type: "submit", value: "cancel", class: "ghost", "data-testid": `${name}-cancel`, autofocus: true }, cancel),
+        h("button", { type: "submit", value: "confirm", class: "danger", "data-testid": `${name}-confirm` }, confirm),
       ),
     );
     const dialog = h("dialog", {
-      class: "leave-dialog", "aria-labelledby": "leave-dialog-title", "aria-describedby": "leave-dialog-text", "data-testid": "leave-dialog",
+      class: `confirm-dialog ${name}-dialog`, "aria-labelledby": `${name}-dialog-title`,
+      "aria-describedby": `${name}-dialog-text`, "data-testid": `${name}-dialog`,
     }, form);
-    dialog.addEventListener("close", () => { dialog.remove(); resolve(dialog.returnValue === "leave"); });
+    dialog.addEventListener("close", () => { dialog.remove(); resolve(dialog.returnValue === "confirm"); });
     document.body.append(dialog);
     dialog.showModal();
   });
@@ -481,7 +491,7 @@ function confirmLeave({ title, text, confirm }) {
 
 async function leaveSeat(button) {
   const question = leaveQuestion();
-  if (question && !(await confirmLeave(question))) return;
+  if (question && !(await confirmDialog({ name: "leave", cancel: "Stay", ...question }))) return;
   button.disabled = true;
   try {
     applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/leave`, {}));
@@ -550,6 +560,7 @@ function fallbackRenderer(root, game) {
 let pendingEvents = [];
 let refreshedAtEnd = false;
 async function showState(next, events) {
+  if (summary?.status === "abandoned") next = endedView(next);
   state = next;
   pendingEvents.push(...(events || []));
   els.layout.hidden = false;
@@ -605,6 +616,8 @@ function renderCountdown(clock) {
 
 function renderTurn() {
   if (!state) return;
+  delete els.turn.dataset.ended;
+  if (state.status === "abandoned") { renderEnded(); return; }
   const over = state.status === "finished" || Boolean(state.outcome);
   const d = over ? null : (renderer?.describeTurn ? renderer.describeTurn(state) : defaultTurn(state));
   els.turn.hidden = !d;
@@ -677,24 +690,80 @@ function personalBest(outcome) {
 }
 
 function renderPlayers() {
+  renderEndControl();
   const seats = state?.seats || [];
   const active = state?.active_seats || [];
   const finished = state?.status === "finished";
-  clear(els.players);
-  for (const seat of seats) {
+  // morph: each presence message redraws the rows, and a row replaced under someone's
+  // pointer (or a test measuring it) is gone for a moment.
+  morph(els.players, seats.map((seat) => {
     const info = seatInfo(seat.seat);
     const online = isOnline(seat.seat);
-    els.players.append(h("li", { "data-testid": "player", "data-seat": seat.seat },
+    return h("li", { "data-testid": "player", "data-seat": seat.seat, "data-key": `seat-${seat.seat}` },
       h("span", { class: `online-dot${online ? " on" : ""}`, role: "img", "aria-label": online ? "online" : "offline", title: online ? "online" : "offline" }),
       h("span", { class: "swatch", style: { background: info.color, width: "12px", height: "12px", borderRadius: "3px", display: "inline-block" }, "aria-hidden": "true" }),
       // A long name is cut short with an ellipsis; the title has it whole.
       h("span", { class: "p-name", title: `${info.label}: ${seat.name || "?"}` }, `${info.label}: ${seat.name || "?"}`, seat.seat === state.you ? " (you)" : ""),
       !finished && active.includes(seat.seat) ? h("span", { class: "to-move" }, "to move") : null,
-    ));
-  }
+    );
+  }));
   const watching = presence?.spectators ?? 0;
   els.spectators.textContent = watching ? `${watching} watching` : "";
 }
+
+// ------------------------------------------------------------------ ending a match
+// A seated player may end a match being played, for everyone (friends who stop should not
+// leave a table open forever). The server tells every page with a lobby summary whose status
+// is "abandoned"; the state the socket holds is still the last position as it was played.
+
+/** The last position with nothing left to play. */
+function endedView(s) {
+  if (s.outcome) return s;
+  return { ...s, status: "abandoned", active_seats: [], legal_moves: [], deadline: null };
+}
+
+function renderEndControl() {
+  const seated = Boolean(state) && state.you !== null && state.you !== undefined;
+  els.endRow.hidden = !(seated && summary?.status === "active" && state.status === "active");
+}
+
+function renderEnded() {
+  renderCountdown(null);
+  els.moveError.hidden = true;
+  els.turn.hidden = false;
+  els.turn.dataset.mine = "false";
+  els.turn.dataset.ended = "true";
+  fill(els.turn,
+    h("span", { class: "b-title", "data-testid": "ended-title" }, endedBy ? `${endedBy} ended this match.` : "This match was ended."),
+    h("span", { class: "b-actions" },
+      h("a", { class: "button small primary", href: "/", "data-testid": "back-to-lobby" }, "Back to the lobby")),
+    h("span", { class: "b-detail" }, "Nobody wins. The board shows the last position."),
+  );
+}
+
+async function endMatch() {
+  const sure = await confirmDialog({
+    name: "end",
+    title: "End this match for everyone?",
+    text: "It will be marked abandoned and nobody wins. This cannot be undone.",
+    cancel: "Keep playing",
+    confirm: "End match",
+  });
+  if (!sure) return;
+  els.endMatch.disabled = true;
+  try {
+    const ended = await api("POST", `/matches/${encodeURIComponent(matchId)}/end`, {});
+    endedBy = endedBy || player?.name || null;
+    applySummary(ended);
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not end the match" });
+    refreshSummary();
+  } finally {
+    els.endMatch.disabled = false;
+  }
+}
+
+els.endMatch.addEventListener("click", endMatch);
 
 // ------------------------------------------------------------------ moves
 function showMoveError(message) {
@@ -909,6 +978,7 @@ function renderSummaryExtras() {
   els.privateTag.hidden = !summary?.private;
   renderSeal();
   renderWatchLink();
+  renderEndControl();
   if (summary?.rematch) loadRematch(summary.rematch);
   if (state?.outcome) renderGameOver();
   topUpNonce();
@@ -1001,13 +1071,15 @@ els.watchLink.addEventListener("focus", () => els.watchLink.select());
 
 /**
  * The page's socket: MatchSocket plus two things from docs/replays.md that socket.js does
- * not know yet: the watch token in every hello, and the `rematch` message.
+ * not know yet: the watch token in every hello, and the `rematch` message; and who ended
+ * the match (`ended_by` on a lobby message).
  */
 class MatchChannel extends MatchSocket {
-  constructor(id, { watch = null, onRematch, ...options } = {}) {
+  constructor(id, { watch = null, onRematch, onEnded, ...options } = {}) {
     super(id, options);
     this.watch = watch;
     this.onRematch = onRematch;
+    this.onEnded = onEnded;
   }
 
   connect() {
@@ -1037,6 +1109,8 @@ class MatchChannel extends MatchSocket {
       this.onRematch?.(msg.match);
       return;
     }
+    // Who ended the match comes beside the summary, which is all MatchSocket passes on.
+    if (msg?.type === "lobby" && typeof msg.ended_by === "string") this.onEnded?.(msg.ended_by);
     super._handle(msg);
   }
 }
@@ -1055,6 +1129,7 @@ function connect() {
   socket = new MatchChannel(matchId, {
     watch: watchToken,
     onRematch: showRematch,
+    onEnded: (name) => { endedBy = name; },
     token: player?.token || null,
     onStatus,
     onLobby: (match) => applySummary(match),

@@ -361,6 +361,8 @@ export function createC64Table(root, ctx, game) {
       }
     } else if (busy) {
       note = "Sending your move…";
+    } else if (state?.status === "abandoned") {
+      note = "The match was ended: no more moves.";
     } else if (board?.phase === "setup") {
       note = state?.active_seats?.includes(you) ? "" : "You're set. Waiting for the others to finish their set-up.";
     } else if (board?.phase === "play") {
@@ -415,7 +417,9 @@ export function createC64Table(root, ctx, game) {
       const p = player(seat);
       const toMove = (state?.active_seats || []).includes(seat);
       let tag = null;
-      if (board?.phase === "setup") {
+      if (state?.status === "abandoned") {
+        tag = null;
+      } else if (board?.phase === "setup") {
         tag = p?.ready ? h("span", { class: "ready-tag done" }, "ready") : h("span", { class: "ready-tag wait" }, "choosing…");
       } else if (toMove && board?.phase === "play") {
         tag = h("span", { class: "ready-tag wait" }, "to move");
