@@ -59,6 +59,8 @@ class Match(Base):
     accepted: Mapped[list[str]] = mapped_column(JSON, default=list)
     watch_token: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The player who ended the match while it was being played (status "abandoned").
+    ended_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -300,6 +300,7 @@ async def end_match(session: AsyncSession, *, match_id: str, player: Player) -> 
     if match.status != "active":
         raise ArcadeError("match_not_active", "This match is already over.")
     match.status = "abandoned"
+    match.ended_by = player.id
     match.finished_at = datetime.now(UTC)
     await session.flush()
     return match
@@ -470,6 +471,7 @@ def summary(
         "agreement": agreement(match) if match.status == "open" else None,
         "length": match.version,
         "rematch": match.rematch_id,
+        "ended_by": names.get(match.ended_by) if match.ended_by else None,
         "outcome": match.outcome,
         # The seed is revealed once nothing more can be rolled with it.
         "seed": match.seed if match.status == "finished" else None,

@@ -733,8 +733,9 @@ function renderEnded() {
   els.turn.hidden = false;
   els.turn.dataset.mine = "false";
   els.turn.dataset.ended = "true";
+  const by = endedBy || summary?.ended_by;
   fill(els.turn,
-    h("span", { class: "b-title", "data-testid": "ended-title" }, endedBy ? `${endedBy} ended this match.` : "This match was ended."),
+    h("span", { class: "b-title", "data-testid": "ended-title" }, by ? `${by} ended this match.` : "This match was ended."),
     h("span", { class: "b-actions" },
       h("a", { class: "button small primary", href: "/", "data-testid": "back-to-lobby" }, "Back to the lobby")),
     h("span", { class: "b-detail" }, "Nobody wins. The board shows the last position."),

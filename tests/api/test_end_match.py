@@ -43,6 +43,7 @@ async def test_a_player_ends_the_match_for_everyone(database_url: str) -> None:
             assert match_id not in [m["id"] for m in mine]
             summary = (await bob.get(url)).json()
             assert summary["status"] == "abandoned" and summary["finished_at"] is not None
+            assert summary["ended_by"] == "Ada"
             assert summary["view"]["status"] == "abandoned"
             assert summary["view"]["legal_moves"] == [] and summary["view"]["active_seats"] == []
 
