@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -22,6 +22,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.runtime import MatchRuntime
 from app.errors import ArcadeError
+from app.pages import assemble_pages
 from app.realtime import socket
 from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
@@ -49,6 +50,7 @@ def wants_a_page(request: Request) -> bool:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    pages = assemble_pages(STATIC)  # once: the files do not change while the server runs
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -110,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and wants_a_page(request):
-            return FileResponse(STATIC / "404.html", status_code=404)
+            return HTMLResponse(pages["404"], status_code=404)
         code = HTTP_CODES.get(exc.status_code, "bad_request")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
@@ -119,20 +121,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(socket.router)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def lobby_page() -> HTMLResponse:
+        return HTMLResponse(pages["index"])
 
     @app.get("/match/{match_id}", include_in_schema=False)
-    async def match_page(match_id: str) -> FileResponse:
-        return FileResponse(STATIC / "match.html")
+    async def match_page(match_id: str) -> HTMLResponse:
+        return HTMLResponse(pages["match"])
 
     @app.get("/replay/{match_id}", include_in_schema=False)
-    async def replay_page(match_id: str) -> FileResponse:
-        return FileResponse(STATIC / "replay.html")
+    async def replay_page(match_id: str) -> HTMLResponse:
+        return HTMLResponse(pages["replay"])
 
     @app.get("/history", include_in_schema=False)
-    async def history_page() -> FileResponse:
-        return FileResponse(STATIC / "history.html")
+    async def history_page() -> HTMLResponse:
+        return HTMLResponse(pages["history"])
 
     @app.get("/docs", include_in_schema=False)
     async def api_docs() -> HTMLResponse:

@@ -1,12 +1,18 @@
-"""Pages a browser opens outside the game screens: the friendly "Page not found" and the API
-documentation at /docs, which must work on a LAN without internet (no CDN)."""
+"""The pages as served: each with the one site header (static/partials/site-header.html) in it,
+the friendly "Page not found", and the API documentation at /docs, which must work on a LAN
+without internet (no CDN)."""
 
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import httpx
+import pytest
 
+from app.main import STATIC
+from app.pages import assemble_pages
 from tests.conftest import LiveServer
 
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -53,3 +59,63 @@ async def test_docs_load_swagger_ui_from_this_server_only(server: LiveServer) ->
         assert "javascript" in script.headers["content-type"]
         redoc = await client.get("/redoc")
     assert redoc.status_code == 404  # dropped rather than loaded from a CDN
+
+
+# path: (status, href of the nav link marked as the current page, header ids the page's JS needs)
+PAGE_HEADERS = {
+    "/": (200, "/", {"brand-logo", "player-name", "edit-name"}),
+    "/history": (200, "/history", {"brand-logo", "player-name"}),
+    "/match/some-match": (200, None, {"brand-logo", "player-name", "spectator-tag"}),
+    "/replay/some-match": (200, None, {"brand-logo", "player-name"}),
+    "/nonexistent": (404, None, {"brand-logo"}),
+}
+
+
+async def test_every_page_is_served_with_the_one_site_header(server: LiveServer) -> None:
+    """The header is written once (a macro in static/partials/site-header.html) and rendered
+    into each page by the server, so it is in the HTML before any JS runs."""
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        for path, (status, current_href, header_ids) in PAGE_HEADERS.items():
+            page = await client.get(path, headers={"Accept": BROWSER_ACCEPT})
+            assert page.status_code == status, path
+            assert page.headers["content-type"] == "text/html; charset=utf-8", path
+            html = page.text
+            assert html.count('<header class="site-header">') == 1, path
+            assert html.count('class="skip-link"') == 1, path
+            assert "site-header -->" not in html and "you-chip -->" not in html, path
+            assert "{{" not in html and "{%" not in html, path
+            header = html[html.index('<header class="site-header">') : html.index("</header>")]
+            assert html.index("</header>") < html.index('<main id="main">'), path
+            nav = re.search(r'<nav class="site-nav"[^>]*>(.*?)</nav>', header, re.S)
+            assert nav, path
+            assert re.findall(r'<a href="([^"]+)"', nav[1]) == ["/", "/history"], path
+            marked = re.findall(r'<a href="([^"]+)"[^>]*aria-current="page"', nav[1])
+            assert marked == ([current_href] if current_href else []), path
+            assert 'data-testid="nav-history"' in nav[1], path
+            ids = set(re.findall(r'\bid="([^"]+)"', header))
+            assert ids == header_ids, path
+            for header_id in header_ids:
+                assert len(re.findall(rf'\bid="{header_id}"', html)) == 1, (path, header_id)
+            assert ('data-testid="you-chip"' in header) == ("player-name" in header_ids), path
+
+
+async def test_the_match_page_brand_link_says_it_leads_back_to_the_lobby(
+    server: LiveServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        match = await client.get("/match/some-match")
+        lobby = await client.get("/")
+    assert 'class="brand" href="/" aria-label="Arcade Night, back to the lobby"' in match.text
+    assert 'class="brand" href="/" aria-label="Arcade Night, home"' in lobby.text
+
+
+def test_a_page_that_calls_the_header_wrongly_stops_the_app_from_starting(
+    tmp_path: Path,
+) -> None:
+    """Pages are rendered when the app is created: a mistake fails the start, never a page."""
+    shutil.copytree(STATIC, tmp_path / "static")
+    page = tmp_path / "static" / "history.html"
+    page.write_text(page.read_text().replace('current="history"', 'curent="history"'))
+    with pytest.raises(TypeError, match="curent"):
+        assemble_pages(tmp_path / "static")
+    assert set(assemble_pages(STATIC)) == {"index", "match", "replay", "history", "404"}

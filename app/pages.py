@@ -1,0 +1,27 @@
+"""The HTML pages as served, rendered once with Jinja2 when the app is created.
+
+The site header is written once, as a macro in static/partials/site-header.html, and each
+page calls it with what differs (its nav link, the brand link's label, what goes into the
+"You:" chip). There is no build step, yet the header has to be in the HTML as served (no
+flash of a missing header, links that work before any script runs), so the server renders the
+pages; they do not change while it runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+PAGES = ("index", "match", "replay", "history", "404")
+
+
+def assemble_pages(static: Path) -> dict[str, str]:
+    """Each page of PAGES (by file name without .html), rendered."""
+    environment = Environment(
+        loader=FileSystemLoader(static),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,  # a misspelt name stops the start, not a page
+        keep_trailing_newline=True,
+    )
+    return {name: environment.get_template(f"{name}.html").render() for name in PAGES}
