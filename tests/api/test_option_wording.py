@@ -30,7 +30,12 @@ from tests.helpers import guests
         ),
         ("tactrics-crossing", {"colours": 3}, "There is no option called 'colours'."),
         ("tactrics-cat-mouse", {"cats": 6}, "Cats: must be 4 or 5."),
-        ("tactrics-solitary", {"scenario": "ring"}, "Scenario: must be 'split' or 'clustered'."),
+        ("tactrics-solitary", {"scenario": "ring"}, "Scenario: must be Split or Clustered."),
+        (
+            "tube-tanks",
+            {"setup": "Z"},
+            "Setup: must be A: Arena, B: Crossfire or Custom zone (you draw it).",
+        ),
         (
             "tube-tanks",
             {"setup": "custom", "zone": {"walls": ["Z99"], "green": [], "orange": []}},
