@@ -365,7 +365,7 @@ class MatchRuntime:
         for move in moves:
             self._advance(live, move.seat, move.move, client_id=move.client_id)
         if row.status == "abandoned":
-            live.status = "abandoned"
+            live.end()
         self._arm_clock(live)
         return live
 

@@ -260,8 +260,7 @@ class MatchConnection:
                 elif kind == "ended":
                     # Other processes hold the match too: none of them may take another move.
                     await self.context.runtime.end(self.match_id)
-                    by = notice.get("by")
-                    await self._send_lobby(ended_by=by if isinstance(by, str) else None)
+                    await self._send_lobby(just_ended=True)
                 elif kind == "started":
                     async with self.lock:
                         if self.sent_version is None:
@@ -321,15 +320,15 @@ class MatchConnection:
                 )
                 self.sent_version = v
 
-    async def _send_lobby(self, *, ended_by: str | None = None) -> None:
+    async def _send_lobby(self, *, just_ended: bool = False) -> None:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
         online = self.context.presence.online(self.match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
         message: dict[str, Any] = {"type": "lobby", "match": summary}
-        if ended_by is not None:
-            message["ended_by"] = ended_by
+        if just_ended:  # said beside the summary too, for clients that read only messages
+            message["ended_by"] = summary["ended_by"]
         self.send(message)
 
     async def _send_rematch(self, match_id: str) -> None:

@@ -39,7 +39,6 @@ let renderer = null;
 let rendererGame = null;
 let rendererLoading = null;
 let snapshotTimer = null;
-let endedBy = null; // who ended the match, when this page heard it happen
 const loggedSeqs = new Set();
 
 // ------------------------------------------------------------------ identity
@@ -733,7 +732,7 @@ function renderEnded() {
   els.turn.hidden = false;
   els.turn.dataset.mine = "false";
   els.turn.dataset.ended = "true";
-  const by = endedBy || summary?.ended_by;
+  const by = summary?.ended_by;
   fill(els.turn,
     h("span", { class: "b-title", "data-testid": "ended-title" }, by ? `${by} ended this match.` : "This match was ended."),
     h("span", { class: "b-actions" },
@@ -753,9 +752,7 @@ async function endMatch() {
   if (!sure) return;
   els.endMatch.disabled = true;
   try {
-    const ended = await api("POST", `/matches/${encodeURIComponent(matchId)}/end`, {});
-    endedBy = endedBy || player?.name || null;
-    applySummary(ended);
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/end`, {}));
   } catch (error) {
     toast(error.message, { kind: "error", title: "Could not end the match" });
     refreshSummary();
@@ -1072,15 +1069,13 @@ els.watchLink.addEventListener("focus", () => els.watchLink.select());
 
 /**
  * The page's socket: MatchSocket plus two things from docs/replays.md that socket.js does
- * not know yet: the watch token in every hello, and the `rematch` message; and who ended
- * the match (`ended_by` on a lobby message).
+ * not know yet: the watch token in every hello, and the `rematch` message.
  */
 class MatchChannel extends MatchSocket {
-  constructor(id, { watch = null, onRematch, onEnded, ...options } = {}) {
+  constructor(id, { watch = null, onRematch, ...options } = {}) {
     super(id, options);
     this.watch = watch;
     this.onRematch = onRematch;
-    this.onEnded = onEnded;
   }
 
   connect() {
@@ -1110,8 +1105,6 @@ class MatchChannel extends MatchSocket {
       this.onRematch?.(msg.match);
       return;
     }
-    // Who ended the match comes beside the summary, which is all MatchSocket passes on.
-    if (msg?.type === "lobby" && typeof msg.ended_by === "string") this.onEnded?.(msg.ended_by);
     super._handle(msg);
   }
 }
@@ -1130,7 +1123,6 @@ function connect() {
   socket = new MatchChannel(matchId, {
     watch: watchToken,
     onRematch: showRematch,
-    onEnded: (name) => { endedBy = name; },
     token: player?.token || null,
     onStatus,
     onLobby: (match) => applySummary(match),

@@ -218,7 +218,7 @@ async def end_match(
     match = await lobby.end_match(session, match_id=match_id, player=player)
     await session.commit()
     await context.runtime.end(match_id)
-    await context.notify(match.id, "ended", by=player.name)
+    await context.notify(match.id, "ended")
     return await _summary(context, session, match, player.id)
 
 
