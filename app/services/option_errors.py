@@ -50,9 +50,9 @@ def _schema_node(node: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]
     return node
 
 
-def _option_name(schema: dict[str, Any], loc: tuple[int | str, ...]) -> str:
-    """The faulty option as the lobby's form labels it: its schema title ("Routers"), nested
-    parts after it in lower case ("Zone walls"), list entries counted from 1."""
+def _walk(schema: dict[str, Any], loc: tuple[int | str, ...]) -> tuple[str, dict[str, Any]]:
+    """The faulty option as the lobby's form labels it (its schema title, "Routers"; nested
+    parts after it in lower case, "Zone walls"; list entries counted from 1) and its schema."""
     words: list[str] = []
     node = _schema_node(schema, schema)
     for part in loc:
@@ -64,7 +64,7 @@ def _option_name(schema: dict[str, Any], loc: tuple[int | str, ...]) -> str:
         title = raw.get("title") or str(part).replace("_", " ").capitalize()
         words.append(title if not words else title.lower())
         node = _schema_node(raw, schema)
-    return " ".join(words)
+    return " ".join(words), node
 
 
 def option_fault(game: Game, error: Any) -> str:
@@ -73,30 +73,23 @@ def option_fault(game: Game, error: Any) -> str:
     kind, loc, context = error["type"], tuple(error["loc"]), error.get("ctx") or {}
     if kind == "extra_forbidden":
         return f"There is no option called {loc[-1]!r}." if loc else "Unknown option."
+    name, node = _walk(game.options_schema(), loc)
     if kind in ("value_error", "assertion_error") and "error" in context:
         fault = str(context["error"])  # the game's own sentence, without "Value error, "
-    elif kind in ("literal_error", "enum") and (choices := _choice_words(game, loc)):
+    elif kind in ("literal_error", "enum") and (choices := _choice_words(node)):
         fault = f"must be {choices}"
     elif kind in _OPTION_FAULTS:
         fault = _OPTION_FAULTS[kind].format(**context)
     else:
         message = str(error["msg"])  # pydantic's "Input should be ..." continues the name
         fault = message[:1].lower() + message[1:]
-    name = _option_name(game.options_schema(), loc)
     fault = f"{name}: {fault}" if name else fault[:1].upper() + fault[1:]
     return fault if fault.endswith((".", "!", "?", "…")) else f"{fault}."
 
 
-
-
-def _choice_words(game: Game, loc: tuple[int | str, ...]) -> str | None:
-    """The choices of an option as its form shows them ("Split or Clustered": the schema's
+def _choice_words(node: dict[str, Any]) -> str | None:
+    """An option's choices as its form shows them ("Split or Clustered": the schema's
     x-labels, else the values in words), or None when the schema does not list them."""
-    schema = game.options_schema()
-    node = _schema_node(schema, schema)
-    for part in loc:
-        raw = node.get("items", {}) if isinstance(part, int) else node.get("properties", {})
-        node = _schema_node(raw if isinstance(part, int) else raw.get(part, {}), schema)
     values = node.get("enum")
     if not values:
         return None
