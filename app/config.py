@@ -30,6 +30,10 @@ class Settings(BaseSettings):
     chat_per_minute: int = Field(
         default=30, description="chat messages a connection may send a minute"
     )
+    # POST /api/replays/verify: records are untrusted, so their cost is bounded.
+    verify_max_bytes: int = Field(default=8 * 1024 * 1024, description="largest record body")
+    verify_max_moves: int = Field(default=10_000, description="most moves in a record")
+    verify_seconds: float = Field(default=20.0, description="time budget of one check")
     migrate_on_start: bool = True
 
     @field_validator("database_url")

@@ -12,6 +12,7 @@ from app.config import Settings
 from app.engine.runtime import MatchRuntime
 from app.realtime.hub import Hub
 from app.realtime.presence import Presence
+from app.services.record_check import RecordChecker
 
 
 def match_channel(match_id: str) -> str:
@@ -29,6 +30,7 @@ class AppContext:
     # Replay frames of finished matches never change: the last few are kept.
     replay_cache: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     replay_cache_size: int = 32
+    record_checker: RecordChecker = field(default_factory=RecordChecker)
 
     def remember_replay(self, match_id: str, frames: dict[str, Any]) -> None:
         self.replay_cache[match_id] = frames

@@ -13,6 +13,7 @@ HTTP_STATUS = {
     "stale_version": 409,
     "match_not_active": 409,
     "too_large": 413,
+    "unprocessable": 422,
     "rate_limited": 429,
 }
 
@@ -22,6 +23,10 @@ class ArcadeError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+    def __reduce__(self) -> tuple[type[ArcadeError], tuple[str, str]]:
+        # Raised in worker processes too (app/services/record_check.py): pickled by fields.
+        return (type(self), (self.code, self.message))
 
     @property
     def http_status(self) -> int:

@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            app.state.context.record_checker.close()
             await app.state.context.runtime.close()
             await hub.stop()
             await engine.dispose()

@@ -94,7 +94,9 @@ class MatchesPublic(BaseModel):
 
 class LogEntry(BaseModel):
     seq: int
-    seat: int
+    # None for another seat's secret answer while the match is being played (see
+    # Game.hides_mover); `at` is None then too.
+    seat: int | None
     move: dict[str, Any]
     events: list[dict[str, Any]]
     at: str | None

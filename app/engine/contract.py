@@ -180,5 +180,11 @@ class Game(ABC):
             return None
         return event
 
+    def hides_mover(self, move: Move, events: list[Event]) -> bool:
+        """Whether the others may not learn who made this move, or when, while the match is
+        being played (a secret answer that everyone asked gives at once). The live stream
+        never names the mover; the move log leaves the seat and time out for such moves."""
+        return False
+
     def copy_state(self, state: State) -> State:
         return copy.deepcopy(state)

@@ -33,7 +33,10 @@ from app.errors import ArcadeError
 from app.realtime.diff import make_patch
 
 HISTORY = 16  # versions kept for patches to connections that lag; further behind gets a snapshot
-ANSWERS = 256  # move ids remembered per match for idempotent resubmission
+ANSWERS = 256
+"""Move ids kept in memory per match for idempotent resubmission. Older ones are looked up in
+the moves table (its unique index on (match_id, client_id)), only when a resent move fails:
+the hot path never pays a query, and an id is answered the same for the whole match."""
 
 
 def replay(
@@ -451,11 +454,24 @@ class MatchRuntime:
             for _attempt in range(5):
                 if client_id is not None and client_id in live.answers:
                     return live.answers[client_id]
-                move, events = self._validate(live, seat, raw_move, version)
+                try:
+                    move, events = self._validate(live, seat, raw_move, version)
+                except ArcadeError:
+                    earlier = await self._forgotten_answer(live, client_id)
+                    if earlier is not None:
+                        return earlier
+                    raise
                 seq = live.version + 1
                 state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
                 outcome = live.game.outcome(state)
-                if await self._persist(live, seq, seat, move, events, client_id, outcome):
+                persisted = await self._persist(live, seq, seat, move, events, client_id, outcome)
+                if not persisted:
+                    # Either another process took this version, or this id was used before
+                    # (a resend of a move accepted long ago that happens to be legal again).
+                    earlier = await self._forgotten_answer(live, client_id)
+                    if earlier is not None:
+                        return earlier
+                if persisted:
                     live.state, live.version, live.outcome = state, seq, outcome
                     live.status = "finished" if outcome is not None else "active"
                     live.remember(seq, state, events)
@@ -470,6 +486,17 @@ class MatchRuntime:
                 raise ArcadeError("stale_version", "The match moved on; please try again.")
         await self._announce(match_id, seq, {"seat": seat, "move": move, "client_id": client_id})
         return seq
+
+    async def _forgotten_answer(self, live: LiveMatch, client_id: str | None) -> int | None:
+        """The version a move id got earlier in this match, if it is older than the ids kept
+        in memory (see ANSWERS)."""
+        if client_id is None or live.version <= len(live.answers):
+            return None  # every accepted id of this match is still in memory
+        async with self._engine.connect() as conn:
+            seq = await conn.scalar(
+                select(Move.seq).where(Move.match_id == live.id, Move.client_id == client_id)
+            )
+        return int(seq) if seq is not None else None
 
     def _validate(
         self, live: LiveMatch, seat: int, raw_move: Any, version: int | None
@@ -488,6 +515,13 @@ class MatchRuntime:
         stale = version is not None and version < live.version
         if version is not None and version > live.version:
             raise ArcadeError("bad_request", "That version is in the future; send sync.")
+        if stale and not self._was_active(live, seat, version):
+            # The move was chosen while it was not this seat's turn (or so long ago that it
+            # cannot be told): it answers a position the player never had to decide.
+            raise ArcadeError(
+                "stale_version",
+                "That move was sent before it was your turn; look at the board and try again.",
+            )
         if seat not in game.active_seats(live.state):
             if stale:
                 raise ArcadeError("stale_version", "The match moved on since you last looked.")
@@ -501,6 +535,12 @@ class MatchRuntime:
                 raise ArcadeError("illegal_move", exc.reason) from None
             raise ArcadeError("illegal_move", "That move is not allowed now.")
         return move, []
+
+    @staticmethod
+    def _was_active(live: LiveMatch, seat: int, version: int | None) -> bool:
+        if version is None or version < 0 or not live.has(version):
+            return False
+        return seat in live.game.active_seats(live.history[version][0])
 
     async def _persist(
         self,

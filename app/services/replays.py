@@ -6,8 +6,12 @@ seat's secrets ("reveal all"); a match still being played only as a spectator se
 
 from __future__ import annotations
 
+import hashlib
+import time
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from app.engine.contract import Event, Game, IllegalMove, State
 from app.engine.dice import SETUP_MOVE_NUMBER, Dice
@@ -127,8 +131,19 @@ class Verdict:
         return {"ok": self.ok, "checked_moves": self.checked_moves, "problem": self.problem}
 
 
-def verify_record(record: Any) -> Verdict:
-    """Re-run a record through the rules; the first difference found is the verdict."""
+class OutOfTime(Exception):
+    """verify_record ran past its deadline; `checked` moves were fine until then."""
+
+    def __init__(self, checked: int) -> None:
+        super().__init__(checked)
+        self.checked = checked
+
+
+def verify_record(record: Any, *, deadline: float | None = None) -> Verdict:
+    """Re-run a record through the rules; the first difference found is the verdict.
+
+    `deadline` (a time.monotonic() value) bounds the work: past it, OutOfTime is raised
+    between two moves (one move of any game takes milliseconds)."""
     checked = 0
     try:
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
@@ -157,6 +172,8 @@ def verify_record(record: Any) -> Verdict:
             Dice(seed, SETUP_MOVE_NUMBER),
         )
         for seq, entry in enumerate(record["moves"], start=1):
+            if deadline is not None and time.monotonic() > deadline:
+                raise OutOfTime(checked)
             if entry["seq"] != seq:
                 return Verdict(False, checked, f"Move {seq} is missing or out of order.")
             try:
@@ -196,3 +213,10 @@ def _first_difference(produced: list[Event], recorded: list[Any]) -> str:
             said = a.get("text") if isinstance(a, dict) else a
             return f"event {i + 1} should read {said!r}"
     return f"{len(produced)} events instead of {len(recorded)}"
+
+
+def moves_digest(moves: list[Any]) -> str:
+    """A fingerprint of who played what, in order: a record and this server's own log of the
+    same match agree on it exactly when they hold the same moves."""
+    played = [[m.get("seat"), m.get("move")] if isinstance(m, dict) else m for m in moves]
+    return hashlib.sha256(orjson.dumps(played, option=orjson.OPT_SORT_KEYS)).hexdigest()

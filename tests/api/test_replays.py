@@ -66,7 +66,12 @@ async def test_finished_match_replays_move_by_move_and_verifies(finished: dict[s
         assert state["version"] == frame["seq"]
     assert state["board"] == summary["view"]["board"]
     assert state["outcome"] == summary["outcome"]
-    assert verdict == {"ok": True, "checked_moves": done["version"], "problem": None}
+    assert verdict == {
+        "ok": True,
+        "checked_moves": done["version"],
+        "problem": None,
+        "hosted": True,
+    }
     # The dice came from the server seed and both nonces together.
     assert record["nonces"] == ["a1" * 32, "b2" * 32]
     assert hashlib.sha256(record["server_seed"].encode()).hexdigest() == record["seed_commitment"]

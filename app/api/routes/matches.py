@@ -259,18 +259,21 @@ async def read_log(
     match = await lobby.get_match(session, match_id=match_id)
     if not lobby.may_watch(match, player_id=player.id if player else None, watch=watch):
         raise ArcadeError("forbidden", "This match is private.")
-    if match.status == "open":
-        return MatchLog(moves=[])
     live = await context.runtime.get(match_id)
-    assert live is not None
+    if live is None:  # a lobby, or one that closed before it started: nothing was played
+        return MatchLog(moves=[])
     seat = live.seat_of(player.id if player else None)
-    secret_moves = live.game.hidden_information
+    game = live.game
+    being_played = live.status == "active"
     entries = []
     for entry in await lobby.move_log(session, match_id=match_id):
+        theirs = seat != entry["seat"]
+        if theirs and being_played and game.hides_mover(entry["move"], entry["events"]):
+            entry["seat"] = entry["at"] = None  # as on the live stream: nobody named
         entry["events"] = [
-            shown for e in entry["events"] if (shown := live.game.redact_event(e, seat)) is not None
+            shown for e in entry["events"] if (shown := game.redact_event(e, seat)) is not None
         ]
-        if secret_moves and seat != entry["seat"]:
+        if game.hidden_information and theirs:
             entry["move"] = {"type": entry["move"].get("type")}
         entries.append(entry)
     return MatchLog.model_validate({"moves": entries})

@@ -393,6 +393,17 @@ class JoystickHeroes(Game):
         """The seat's Power card instance ids: unique, so no other view can show them."""
         return list(state["players"][seat]["hand"])
 
+    # The event types that an answer to a reaction question (Tilt!, Ticket Thief) gives: the
+    # private "answered" note, or the resolution once the last asked seat has answered.
+    _REACTION_ANSWER_EVENTS = frozenset({"answered", "no_reaction", "tilt", "thief"})
+
+    def hides_mover(self, move: Move, events: list[Event]) -> bool:
+        """Everyone asked a reaction question answers at once and in secret, so that nobody
+        learns who holds the card or who is slow: who answered, and when, stays hidden."""
+        return move.get("type") == "answer" and any(
+            event.get("type") in self._REACTION_ANSWER_EVENTS for event in events
+        )
+
     def outcome(self, state: State) -> Outcome | None:
         data = state["outcome"]
         if data is None:
