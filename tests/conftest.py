@@ -99,7 +99,9 @@ class LiveServer:
     """uvicorn serving create_app() in a thread, on a real port (with RELAXED_LIMITS unless
     `real_limits`)."""
 
-    def __init__(self, database_url: str, *, real_limits: bool = False, **overrides: object) -> None:
+    def __init__(
+        self, database_url: str, *, real_limits: bool = False, **overrides: object
+    ) -> None:
         self.database_url = database_url
         self.port = free_port()
         limits = {} if real_limits else RELAXED_LIMITS
