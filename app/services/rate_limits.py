@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
@@ -17,6 +19,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
+from redis.asyncio import ConnectionPool
 
 from app.api.deps import CurrentPlayer
 from app.config import Settings
@@ -34,23 +37,28 @@ class RateLimited(ArcadeError):
         return {**super().to_json(), "retry_after": self.retry_after}
 
 
-def _storage(settings: Settings) -> Storage:
-    if settings.redis_url is None:
-        return MemoryStorage()
-    storage = storage_from_string(
-        "async+" + settings.redis_url,
-        implementation="redispy",
-        key_prefix=settings.rate_limit_key_prefix,
-    )
-    assert isinstance(storage, Storage)
-    return storage
-
-
 class RateLimits:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.limiter = MovingWindowRateLimiter(_storage(settings))
         self._parsed: dict[str, list[RateLimitItem]] = {}
+        # Our own pool, so that the server's shutdown closes its connections.
+        self._redis_pool: ConnectionPool | None = None
+        storage: Storage = MemoryStorage()
+        if settings.redis_url is not None:
+            self._redis_pool = ConnectionPool.from_url(settings.redis_url)
+            shared = storage_from_string(
+                "async+" + settings.redis_url,
+                implementation="redispy",
+                key_prefix=settings.rate_limit_key_prefix,
+                connection_pool=self._redis_pool,
+            )
+            assert isinstance(shared, Storage)
+            storage = shared
+        self.limiter = MovingWindowRateLimiter(storage)
+
+    async def close(self) -> None:
+        if self._redis_pool is not None:
+            await self._redis_pool.disconnect()
 
     def _items(self, rule: str) -> list[RateLimitItem]:
         items = self._parsed.get(rule)
@@ -80,8 +88,20 @@ def _seconds(wait: int) -> str:
 
 
 def install(app: FastAPI, settings: Settings) -> None:
-    """The app's limits, and refusals answered as HTTP 429 with a Retry-After header."""
-    app.state.rate_limits = RateLimits(settings)
+    """The app's limits (closed after the app's own lifespan), and refusals answered as HTTP
+    429 with a Retry-After header."""
+    limits = app.state.rate_limits = RateLimits(settings)
+    lifespan = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def closing_limits(app: FastAPI) -> AsyncIterator[Any]:
+        try:
+            async with lifespan(app) as state:
+                yield state
+        finally:
+            await limits.close()
+
+    app.router.lifespan_context = closing_limits
 
     @app.exception_handler(RateLimited)
     async def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
