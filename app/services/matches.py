@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import func, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -441,15 +441,13 @@ async def list_matches(
         )
     )
     if after is not None:
-        last = await session.get(Match, after)
-        if last is None:
+        if await session.scalar(select(Match.id).where(Match.id == after)) is None:
             raise ArcadeError("bad_request", "That page of matches is gone; start again.")
-        query = query.where(
-            or_(
-                Match.created_at < last.created_at,
-                and_(Match.created_at == last.created_at, Match.id < last.id),
-            )
-        )
+        # Compared with the stored value itself: SQLite keeps times as text, and a bound
+        # Python datetime is written differently from what CURRENT_TIMESTAMP stored.
+        last_created = select(Match.created_at).where(Match.id == after).scalar_subquery()
+        # A row-value comparison: both databases seek the index to it rather than filter.
+        query = query.where(tuple_(Match.created_at, Match.id) < tuple_(last_created, after))
     rows = list(
         (await session.scalars(query.order_by(*newest_first).offset(offset).limit(limit + 1))).all()
     )
