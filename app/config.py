@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     lobby_writes_per_address: str = "120/minute"
     http_moves_per_player: str = "10/second;300/minute"
     record_reads_per_address: str = "60/minute"
+    # Every open lobby page polls the list every 3 s: room for a houseful behind one address.
+    list_reads_per_address: str = "600/minute"
     verifications_per_address: str = "10/minute"
     syncs_per_connection: str = "10/minute"
     syncs_per_player: str = "30/minute"
@@ -63,6 +65,7 @@ class Settings(BaseSettings):
         "lobby_writes_per_address",
         "http_moves_per_player",
         "record_reads_per_address",
+        "list_reads_per_address",
         "verifications_per_address",
         "syncs_per_connection",
         "syncs_per_player",

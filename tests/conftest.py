@@ -31,6 +31,7 @@ RELAXED_LIMITS = {
     "lobby_writes_per_address": "100000/minute",
     "http_moves_per_player": "100000/minute",
     "record_reads_per_address": "100000/minute",
+    "list_reads_per_address": "100000/minute",
     "verifications_per_address": "100000/minute",
     "syncs_per_connection": "100000/minute",
     "syncs_per_player": "100000/minute",

@@ -178,6 +178,16 @@ async def limit_record_reads(request: Request) -> None:
     )
 
 
+async def limit_list_reads(request: Request) -> None:
+    limits = limits_of(request.app)
+    await limits.check(
+        limits.settings.list_reads_per_address,
+        "lists",
+        client_address(request),
+        "Too many lists of matches were read from your address.",
+    )
+
+
 async def limit_verifications(request: Request) -> None:
     """Verifying a record re-runs a whole match through the rules."""
     limits = limits_of(request.app)
@@ -193,5 +203,6 @@ GuestCreationLimit = Annotated[None, Depends(limit_guest_creation)]
 LobbyCreationLimit = Annotated[None, Depends(limit_lobby_creation)]
 LobbyWriteLimit = Annotated[None, Depends(limit_lobby_writes)]
 HttpMoveLimit = Annotated[None, Depends(limit_http_moves)]
+ListReadLimit = Annotated[None, Depends(limit_list_reads)]
 RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
 VerificationLimit = Annotated[None, Depends(limit_verifications)]

@@ -253,3 +253,16 @@ async def test_servers_sharing_redis_share_the_limits(tmp_path: Path) -> None:
     finally:
         await asyncio.to_thread(first.stop)
         await asyncio.to_thread(second.stop)
+
+
+async def test_list_reads_are_limited_per_address(limited: LiveServer) -> None:
+    allowed = first_count(DEFAULTS.list_reads_per_address)
+    async with from_address(limited, "127.0.0.1") as client:
+        for _ in range(allowed // 50):
+            answers = await asyncio.gather(
+                *(client.get("/api/matches", params={"status": "open"}) for _ in range(50))
+            )
+            assert {a.status_code for a in answers} == {200}
+        assert_rate_limited(await client.get("/api/matches", params={"status": "open"}))
+    async with from_address(limited, "127.0.0.2") as neighbour:
+        assert (await neighbour.get("/api/matches", params={"status": "open"})).status_code == 200

@@ -27,6 +27,7 @@ from app.services import matches as lobby
 from app.services import replays
 from app.services.rate_limits import (
     HttpMoveLimit,
+    ListReadLimit,
     LobbyCreationLimit,
     LobbyWriteLimit,
     RecordReadLimit,
@@ -97,6 +98,7 @@ async def list_matches(
     session: SessionDep,
     context: ContextDep,
     player: OptionalPlayer,
+    _: ListReadLimit,
     status_: Annotated[
         str | None, Query(alias="status", pattern="^(open|active|finished|abandoned)$")
     ] = None,
