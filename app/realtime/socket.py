@@ -388,6 +388,7 @@ class MatchConnection:
             ("syncs_per_connection", "syncs", self.connection_key),
             ("syncs_per_player", "syncs-player", self.player_id),
             message="Too many full refreshes.",
+            asked=_message,
         ):
             return
         live = await self._live()
@@ -408,6 +409,7 @@ class MatchConnection:
         if not await self._within_limits(
             ("chat_per_player", "chat", self.player_id or self._address()),
             message="Slow down: too many chat messages.",
+            asked=message,
         ):
             return
         live = await self._live()
@@ -436,16 +438,22 @@ class MatchConnection:
         client = self.websocket.client
         return client.host if client else "unknown"
 
-    async def _within_limits(self, *doors: tuple[str, str, str | None], message: str) -> bool:
+    async def _within_limits(
+        self, *doors: tuple[str, str, str | None], message: str, asked: dict[str, Any]
+    ) -> bool:
         """Each door is (setting, name, key); a None key (no player) is not counted. Past a
-        limit: an error frame that says in how many seconds to try again, and False."""
+        limit: an error frame (with the `id` of the message `asked`, like every error) that
+        says in how many seconds to try again, and False."""
         limits = limits_of(self.websocket.app)
         for setting, door, key in doors:
             if key is None:
                 continue
             refused = await limits.refusal(getattr(limits.settings, setting), door, key, message)
             if refused is not None:
-                self.send({"type": "error", **refused.to_json()})
+                frame: dict[str, Any] = {"type": "error", **refused.to_json()}
+                if isinstance(asked.get("id"), str):
+                    frame["id"] = asked["id"]
+                self.send(frame)
                 return False
         return True
 

@@ -215,7 +215,7 @@ async def test_chat_is_limited_per_player_not_per_socket(limited: LiveServer) ->
         echoed = await _answers(first, half, ("chat", "error"))
         assert [f["type"] for f in echoed] == ["chat"] * half
         for i in range(allowed - half + 1):
-            await second.send({"type": "chat", "text": f"second {i}"})
+            await second.send({"type": "chat", "text": f"second {i}", "id": f"c{i}"})
         said = [
             f
             for f in await _answers(second, allowed + 1, ("chat", "error"))
@@ -224,6 +224,7 @@ async def test_chat_is_limited_per_player_not_per_socket(limited: LiveServer) ->
         refused = [f for f in said if f["type"] == "error"]
         assert len(refused) == 1 and refused[0]["code"] == "rate_limited"
         assert 1 <= refused[0]["retry_after"] <= 60
+        assert refused[0]["id"] == f"c{allowed - half}"  # the client keeps the refused text
         assert len([f for f in said if f["type"] == "chat"]) == allowed
         # Bob is another player: his chat goes through.
         await other.send({"type": "chat", "text": "hello Ann"})
