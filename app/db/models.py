@@ -77,6 +77,20 @@ class Match(Base):
     lobby_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
+class MatchSeat(Base):
+    """The players seated in each match (its JSON `seats`, as rows): a player's own matches
+    are found through this key rather than by reading every match's seats."""
+
+    __tablename__ = "match_seats"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
 class Move(Base):
     __tablename__ = "moves"
     __table_args__ = (

@@ -13,11 +13,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import func, select, tuple_, update
+from sqlalchemy import delete, func, insert, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from app.db.models import Match, Move, Player
+from app.db.models import Match, MatchSeat, Move, Player
 from app.engine.contract import Game
 from app.engine.fairness import seed_commitment, valid_nonce
 from app.engine.registry import get_game
@@ -79,8 +79,23 @@ async def _change_lobby(
         if written.rowcount == 1:  # type: ignore[attr-defined]
             for column, value in {**changes, "lobby_version": seen + 1}.items():
                 set_committed_value(match, column, value)
+            if "seats" in changes:
+                await _write_seat_rows(session, match_id, changes["seats"], replace=True)
             return match
     raise ArcadeError("conflict", "Many players changed this table at once; please try again.")
+
+
+async def _write_seat_rows(
+    session: AsyncSession, match_id: str, seats: list[str | None], *, replace: bool
+) -> None:
+    """match_seats follows the match's seats, in the same transaction."""
+    if replace:
+        await session.execute(delete(MatchSeat).where(MatchSeat.match_id == match_id))
+    players = sorted({p for p in seats if p is not None})
+    if players:
+        await session.execute(
+            insert(MatchSeat), [{"player_id": p, "match_id": match_id} for p in players]
+        )
 
 
 def _validated_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -199,6 +214,7 @@ async def create_match(
     )
     session.add(match)
     await session.flush()
+    await _write_seat_rows(session, match.id, match.seats, replace=False)
     return match
 
 
@@ -385,6 +401,7 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
     )
     session.add(match)
     await session.flush()
+    await _write_seat_rows(session, match.id, match.seats, replace=False)
     return match
 
 
@@ -411,8 +428,9 @@ async def list_matches(
     count_cap: int = 1000,
 ) -> tuple[list[Match], int, str | None]:
     """One page of matches, newest first, its total counted up to `count_cap`, and the cursor
-    of the next page (None on the last). Pages are read by an index on (status, private,
-    created_at, id), so a page of open lobbies costs the same among 3 or 3,000 of them.
+    of the next page (None on the last). Public pages are read by an index on (status,
+    private, created_at, id), so a page of open lobbies costs the same among 3 or 3,000 of
+    them; a player's own through match_seats, so they cost what her own matches do.
     `after` is the id of the last match of the previous page (keyset pagination)."""
     query = select(Match)
     if status is not None:
@@ -423,18 +441,11 @@ async def list_matches(
         query = query.where(Match.game == game)
     if player_id is None:
         query = query.where(Match.private.is_(False))
+    else:
+        query = query.join(MatchSeat, MatchSeat.match_id == Match.id).where(
+            MatchSeat.player_id == player_id
+        )
     newest_first = (Match.created_at.desc(), Match.id.desc())
-    if player_id is not None:
-        # seats is JSON; filtering in Python keeps SQLite and PostgreSQL alike. Only the
-        # player's own list takes this path (it reads every match of the status).
-        every = list((await session.scalars(query.order_by(*newest_first))).all())
-        matches = [m for m in every if player_id in m.seats]
-        if after is not None:
-            ids = [m.id for m in matches]
-            matches = matches[ids.index(after) + 1 :] if after in ids else []
-        page = matches[offset : offset + limit]
-        more = len(matches) > offset + limit
-        return page, min(len(matches), count_cap), page[-1].id if more and page else None
     counted = await session.scalar(
         select(func.count()).select_from(
             query.with_only_columns(Match.id).limit(count_cap).subquery()
