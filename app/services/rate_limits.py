@@ -7,6 +7,7 @@ is a setting in `limits` notation ("20/minute;200/hour"); a refusal says when to
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import AsyncIterator
@@ -24,6 +25,8 @@ from redis.asyncio import ConnectionPool
 from app.api.deps import CurrentPlayer
 from app.config import Settings
 from app.errors import ArcadeError
+
+log = logging.getLogger(__name__)
 
 
 class RateLimited(ArcadeError):
@@ -67,12 +70,17 @@ class RateLimits:
         return items
 
     async def refusal(self, rule: str, door: str, key: str, message: str) -> RateLimited | None:
-        """Counts one passage through `door` for `key`; a refusal if `rule` is exceeded."""
-        for item in self._items(rule):
-            if not await self.limiter.hit(item, door, key):
-                stats = await self.limiter.get_window_stats(item, door, key)
-                wait = max(1, math.ceil(stats.reset_time - time.time()))
-                return RateLimited(f"{message} Try again in {_seconds(wait)}.", wait)
+        """Counts one passage through `door` for `key`; a refusal if `rule` is exceeded.
+        Should the shared counts be out of reach (Redis down), the door stays open: players
+        keep playing, and the outage is logged rather than answered with a server error."""
+        try:
+            for item in self._items(rule):
+                if not await self.limiter.hit(item, door, key):
+                    stats = await self.limiter.get_window_stats(item, door, key)
+                    wait = max(1, math.ceil(stats.reset_time - time.time()))
+                    return RateLimited(f"{message} Try again in {_seconds(wait)}.", wait)
+        except Exception:
+            log.warning("rate limit %s not counted: the limit storage failed", door, exc_info=True)
         return None
 
     async def check(self, rule: str, door: str, key: str, message: str) -> None:

@@ -267,3 +267,15 @@ async def test_list_reads_are_limited_per_address(limited: LiveServer) -> None:
         assert_rate_limited(await client.get("/api/matches", params={"status": "open"}))
     async with from_address(limited, "127.0.0.2") as neighbour:
         assert (await neighbour.get("/api/matches", params={"status": "open"})).status_code == 200
+
+
+async def test_limits_stay_open_when_their_redis_is_out_of_reach() -> None:
+    from app.services.rate_limits import RateLimits
+
+    unreachable = Settings(redis_url="redis://127.0.0.1:1/0", guests_per_address="1/minute")
+    limits = RateLimits(unreachable)
+    try:
+        for _ in range(3):  # no error, no refusal: the counts cannot be read
+            assert await limits.refusal("1/minute", "guests", "127.0.0.1", "Slow down.") is None
+    finally:
+        await limits.close()
