@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from limits import parse_many
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -27,19 +28,57 @@ class Settings(BaseSettings):
     port: int = 8000
     max_frame_bytes: int = 64 * 1024
     max_chat_chars: int = 500
-    chat_per_minute: int = Field(
-        default=30, description="chat messages a connection may send a minute"
+    # Rate limits, in `limits` notation ("count/period", several joined by ";"): moving
+    # windows per client address or per player, shared through Redis when REDIS_URL is set.
+    # The defaults leave a friend at a party room to play; a script hammering a door waits.
+    guests_per_address: str = "20/minute;200/day"
+    lobbies_per_player: str = "6/minute;60/hour"
+    lobbies_per_address: str = "30/minute;300/hour"
+    max_open_lobbies_per_player: int = Field(
+        default=5, ge=1, description="open lobbies one player may host at a time"
     )
     # POST /api/replays/verify: records are untrusted, so their cost is bounded.
     verify_max_bytes: int = Field(default=8 * 1024 * 1024, description="largest record body")
     verify_max_moves: int = Field(default=10_000, description="most moves in a record")
     verify_seconds: float = Field(default=20.0, description="time budget of one check")
+    lobby_writes_per_player: str = "30/minute;600/hour"
+    lobby_writes_per_address: str = "120/minute"
+    http_moves_per_player: str = "10/second;300/minute"
+    record_reads_per_address: str = "60/minute"
+    # Every open lobby page polls the list every 3 s: room for a houseful behind one address.
+    list_reads_per_address: str = "600/minute"
+    verifications_per_address: str = "10/minute"
+    syncs_per_connection: str = "10/minute"
+    syncs_per_player: str = "30/minute"
+    chat_per_player: str = "30/minute"
+    rate_limit_key_prefix: str = "arcade-limits"
+    # Lists of matches count at most this many (the `count` of a page, reported as capped).
+    list_count_cap: int = Field(default=1000, ge=1)
     migrate_on_start: bool = True
 
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str) -> str:
         return to_async_url(value)
+
+    @field_validator(
+        "guests_per_address",
+        "lobbies_per_player",
+        "lobbies_per_address",
+        "lobby_writes_per_player",
+        "lobby_writes_per_address",
+        "http_moves_per_player",
+        "record_reads_per_address",
+        "list_reads_per_address",
+        "verifications_per_address",
+        "syncs_per_connection",
+        "syncs_per_player",
+        "chat_per_player",
+    )
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        parse_many(value)  # refuses what `limits` cannot read, at start-up
+        return value
 
     @field_validator("redis_url")
     @classmethod

@@ -26,6 +26,7 @@ from app.pages import assemble_pages
 from app.realtime import socket
 from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
+from app.services import rate_limits
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 SWAGGER_UI = "/static/vendor/swagger-ui"
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = HTTP_CODES.get(exc.status_code, "bad_request")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
+    rate_limits.install(app, settings)
     for module in (players, games, matches, replays):
         app.include_router(module.router)
     app.include_router(socket.router)

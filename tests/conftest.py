@@ -20,6 +20,23 @@ from app.config import Settings, to_async_url
 from app.main import create_app
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+# The suite makes guests, tables and moves from 127.0.0.1 far faster than people do: its
+# servers get generous limits; tests/api/test_rate_limits.py tests the real defaults.
+RELAXED_LIMITS = {
+    "guests_per_address": "100000/minute",
+    "lobbies_per_player": "100000/minute",
+    "lobbies_per_address": "100000/minute",
+    "max_open_lobbies_per_player": 100000,
+    "lobby_writes_per_player": "100000/minute",
+    "lobby_writes_per_address": "100000/minute",
+    "http_moves_per_player": "100000/minute",
+    "record_reads_per_address": "100000/minute",
+    "list_reads_per_address": "100000/minute",
+    "verifications_per_address": "100000/minute",
+    "syncs_per_connection": "100000/minute",
+    "syncs_per_player": "100000/minute",
+    "chat_per_player": "100000/minute",
+}
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 
@@ -80,12 +97,16 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """uvicorn serving create_app() in a thread, on a real port."""
+    """uvicorn serving create_app() in a thread, on a real port (with RELAXED_LIMITS unless
+    `real_limits`)."""
 
-    def __init__(self, database_url: str, **overrides: object) -> None:
+    def __init__(
+        self, database_url: str, *, real_limits: bool = False, **overrides: object
+    ) -> None:
         self.database_url = database_url
         self.port = free_port()
-        self.settings = Settings(database_url=database_url, **overrides)  # type: ignore[arg-type]
+        limits = {} if real_limits else RELAXED_LIMITS
+        self.settings = Settings(database_url=database_url, **{**limits, **overrides})  # type: ignore[arg-type]
         config = uvicorn.Config(
             create_app(self.settings),
             host="127.0.0.1",

@@ -90,6 +90,10 @@ class MoveAccepted(BaseModel):
 class MatchesPublic(BaseModel):
     matches: list[dict[str, Any]]
     count: int
+    # Added for paging: `count` stops at a cap (then `count_capped`); `next` is the `after`
+    # of the following page, None on the last.
+    count_capped: bool = False
+    next: str | None = None
 
 
 class LogEntry(BaseModel):

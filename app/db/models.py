@@ -37,7 +37,14 @@ class Player(Base):
 
 class Match(Base):
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_status_created_at", "status", "created_at"),)
+    __table_args__ = (
+        Index("ix_matches_status_created_at", "status", "created_at"),
+        # The lists of lobbies and games: one status, public or not, newest first, a page at a
+        # time (keyset on created_at, id), so a poll reads a page however many matches exist.
+        Index("ix_matches_status_private_created_at_id", "status", "private", "created_at", "id"),
+        # The cap on a host's open lobbies counts them without reading every match.
+        Index("ix_matches_host_id_status", "host_id", "status"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -65,6 +72,23 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Bumped by every lobby change: a change is written only if the version it read is still
+    # the row's (compare-and-swap), which holds on SQLite too, where FOR UPDATE locks nothing.
+    lobby_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class MatchSeat(Base):
+    """The players seated in each match (its JSON `seats`, as rows): a player's own matches
+    are found through this key rather than by reading every match's seats."""
+
+    __tablename__ = "match_seats"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
 
 
 class Move(Base):

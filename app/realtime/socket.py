@@ -11,14 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from limits import RateLimitItemPerMinute
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy import select
 
 from app.context import AppContext, match_channel
@@ -27,13 +25,13 @@ from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services.players import player_for_token
+from app.services.rate_limits import limits_of
 from app.timestamps import iso_utc
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 HELLO_TIMEOUT = 30.0
 CHAT_HISTORY = 50
-_chat_limiter = MovingWindowRateLimiter(MemoryStorage())
 
 
 def _dump(message: dict[str, Any]) -> str:
@@ -58,7 +56,7 @@ class MatchConnection:
         self.sent_version: int | None = None  # None until a snapshot went out
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.lock = asyncio.Lock()
-        self.chat_key = f"{id(self)}"
+        self.connection_key = secrets.token_hex(8)  # rate limits per connection
 
     # --- plumbing ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -386,6 +384,13 @@ class MatchConnection:
         self.send({"type": "ack", "id": move_id, "version": new_version})
 
     async def _on_sync(self, _message: dict[str, Any]) -> None:
+        if not await self._within_limits(
+            ("syncs_per_connection", "syncs", self.connection_key),
+            ("syncs_per_player", "syncs-player", self.player_id),
+            message="Too many full refreshes.",
+            asked=_message,
+        ):
+            return
         live = await self._live()
         if live is None:
             await self._send_lobby()
@@ -401,10 +406,12 @@ class MatchConnection:
         text = text.strip()
         if len(text) > limit:
             raise ArcadeError("too_large", f"Chat messages may be at most {limit} characters.")
-        if not await _chat_limiter.hit(
-            RateLimitItemPerMinute(self.context.settings.chat_per_minute), self.chat_key
+        if not await self._within_limits(
+            ("chat_per_player", "chat", self.player_id or self._address()),
+            message="Slow down: too many chat messages.",
+            asked=message,
         ):
-            raise ArcadeError("rate_limited", "Slow down: too many chat messages this minute.")
+            return
         live = await self._live()
         seat = live.seat_of(self.player_id) if live is not None else None
         name = self.player_name or "Spectator"
@@ -426,6 +433,29 @@ class MatchConnection:
             "chat",
             message={"seat": seat, "name": name, "text": text, "at": iso_utc(at)},
         )
+
+    def _address(self) -> str:
+        client = self.websocket.client
+        return client.host if client else "unknown"
+
+    async def _within_limits(
+        self, *doors: tuple[str, str, str | None], message: str, asked: dict[str, Any]
+    ) -> bool:
+        """Each door is (setting, name, key); a None key (no player) is not counted. Past a
+        limit: an error frame (with the `id` of the message `asked`, like every error) that
+        says in how many seconds to try again, and False."""
+        limits = limits_of(self.websocket.app)
+        for setting, door, key in doors:
+            if key is None:
+                continue
+            refused = await limits.refusal(getattr(limits.settings, setting), door, key, message)
+            if refused is not None:
+                frame: dict[str, Any] = {"type": "error", **refused.to_json()}
+                if isinstance(asked.get("id"), str):
+                    frame["id"] = asked["id"]
+                self.send(frame)
+                return False
+        return True
 
     async def _on_hello_again(self, _message: dict[str, Any]) -> None:
         raise ArcadeError("bad_request", "You already said hello on this connection.")

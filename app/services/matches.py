@@ -1,16 +1,23 @@
-"""Lobbies: open a match, take and give up seats, start it. Never commits: callers do."""
+"""Lobbies: open a match, take and give up seats, start it. Never commits: callers do.
+
+Every lobby change is a compare-and-swap on the row's `lobby_version`: read the match, decide,
+write only if nobody changed it in between, else read again and decide again. That holds on
+SQLite (where FOR UPDATE locks nothing) as on PostgreSQL, and across processes.
+"""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, insert, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
-from app.db.models import Match, Move, Player
+from app.db.models import Match, MatchSeat, Move, Player
 from app.engine.contract import Game
 from app.engine.fairness import seed_commitment, valid_nonce
 from app.engine.registry import get_game
@@ -19,6 +26,9 @@ from app.services.option_errors import option_fault
 from app.timestamps import iso_utc
 
 STATUSES = ("open", "active", "finished", "abandoned")
+# A change that lost the race this many times in a row gives up with a conflict (each loss
+# means somebody else's change went through, so this only happens under a storm of writes).
+LOBBY_ATTEMPTS = 20
 
 
 def _game_or_404(game_id: str) -> Game:
@@ -36,6 +46,56 @@ async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = 
     if match is None:
         raise ArcadeError("not_found", "There is no such match.")
     return match
+
+
+async def _change_lobby(
+    session: AsyncSession,
+    match_id: str,
+    decide: Callable[[Match], dict[str, Any] | None],
+) -> Match:
+    """Reads the match; `decide` refuses (raises), or names the columns to change (None: no
+    change). They are written only if the row's lobby version and status are still the ones
+    read; otherwise the match is read again and `decide` runs again on what is there now."""
+    for _attempt in range(LOBBY_ATTEMPTS):
+        # FOR UPDATE spares PostgreSQL most retries; the compare-and-swap is what guarantees.
+        match = await session.scalar(
+            select(Match)
+            .where(Match.id == match_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        if match is None:
+            raise ArcadeError("not_found", "There is no such match.")
+        changes = decide(match)
+        if not changes:
+            return match
+        seen = match.lobby_version
+        written = await session.execute(
+            update(Match)
+            .where(Match.id == match_id, Match.lobby_version == seen, Match.status == match.status)
+            .values(**changes, lobby_version=seen + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if written.rowcount == 1:  # type: ignore[attr-defined]
+            for column, value in {**changes, "lobby_version": seen + 1}.items():
+                set_committed_value(match, column, value)
+            if "seats" in changes:
+                await _write_seat_rows(session, match_id, changes["seats"], replace=True)
+            return match
+    raise ArcadeError("conflict", "Many players changed this table at once; please try again.")
+
+
+async def _write_seat_rows(
+    session: AsyncSession, match_id: str, seats: list[str | None], *, replace: bool
+) -> None:
+    """match_seats follows the match's seats, in the same transaction."""
+    if replace:
+        await session.execute(delete(MatchSeat).where(MatchSeat.match_id == match_id))
+    players = sorted({p for p in seats if p is not None})
+    if players:
+        await session.execute(
+            insert(MatchSeat), [{"player_id": p, "match_id": match_id} for p in players]
+        )
 
 
 def _validated_options(game: Game, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -66,15 +126,18 @@ async def change_options(
     session: AsyncSession, *, match_id: str, player: Player, options: dict[str, Any]
 ) -> Match:
     """The host changes the options in the open lobby; every acceptance is withdrawn."""
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if match.status != "open":
-        raise ArcadeError("match_not_active", "The options are fixed once the match has started.")
-    if match.host_id != player.id:
-        raise ArcadeError("forbidden", "Only the host can change the options.")
-    match.options = _validated_options(_game_or_404(match.game), options)
-    match.accepted = []
-    await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any]:
+        if match.status != "open":
+            raise ArcadeError(
+                "match_not_active", "The options are fixed once the match has started."
+            )
+        if match.host_id != player_id:
+            raise ArcadeError("forbidden", "Only the host can change the options.")
+        return {"options": _validated_options(_game_or_404(match.game), options), "accepted": []}
+
+    return await _change_lobby(session, match_id, decide)
 
 
 async def accept_options(
@@ -82,20 +145,23 @@ async def accept_options(
 ) -> Match:
     """A seated player accepts the options she was shown (sent back, so an acceptance can
     never apply to options the host changed in the meantime)."""
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if match.status != "open":
-        raise ArcadeError("match_not_active", "The match has already started.")
-    if player.id not in match.seats:
-        raise ArcadeError("forbidden", "Only seated players accept the options.")
-    if _validated_options(_game_or_404(match.game), options) != match.options:
-        raise ArcadeError(
-            "conflict",
-            "The host changed the options since you looked; check them and accept again.",
-        )
-    if player.id not in (match.accepted or []):
-        match.accepted = [*(match.accepted or []), player.id]
-        await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any] | None:
+        if match.status != "open":
+            raise ArcadeError("match_not_active", "The match has already started.")
+        if player_id not in match.seats:
+            raise ArcadeError("forbidden", "Only seated players accept the options.")
+        if _validated_options(_game_or_404(match.game), options) != match.options:
+            raise ArcadeError(
+                "conflict",
+                "The host changed the options since you looked; check them and accept again.",
+            )
+        if player_id in (match.accepted or []):
+            return None
+        return {"accepted": [*(match.accepted or []), player_id]}
+
+    return await _change_lobby(session, match_id, decide)
 
 
 def _checked_nonce(nonce: str | None) -> str | None:
@@ -113,9 +179,16 @@ async def create_match(
     seats: int | None,
     private: bool = False,
     nonce: str | None = None,
+    max_open: int | None = None,
 ) -> Match:
     game = _game_or_404(game_id)
     parsed = _validated_options(game, options)
+    if max_open is not None and await count_open_hosted(session, host_id=host.id) >= max_open:
+        raise ArcadeError(
+            "conflict",
+            f"You already host {max_open} open tables: start one or leave one before "
+            "opening another.",
+        )
     count = seats if seats is not None else game.min_players
     if not game.min_players <= count <= game.max_players:
         raise ArcadeError(
@@ -141,6 +214,7 @@ async def create_match(
     )
     session.add(match)
     await session.flush()
+    await _write_seat_rows(session, match.id, match.seats, replace=False)
     return match
 
 
@@ -160,132 +234,157 @@ async def join_match(
 ) -> Match:
     """Take a seat; joining your own seat again only replaces your nonce."""
     _checked_nonce(nonce)
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if match.status != "open":
-        raise ArcadeError("match_not_active", "This match has already started; you can watch it.")
-    seats, nonces = list(match.seats), _nonces(match)
-    if seat is None:
-        if player.id in seats:
-            seat = seats.index(player.id)
-        else:
-            free = [i for i, p in enumerate(seats) if p is None]
-            if not free:
-                raise ArcadeError("conflict", "This match is full.")
-            seat = free[0]
-    if not 0 <= seat < len(seats):
-        raise ArcadeError("bad_request", f"Seat {seat} does not exist in this match.")
-    if seats[seat] not in (None, player.id):
-        raise ArcadeError("conflict", f"Seat {seat + 1} is taken.")
-    if player.id in seats and seats[seat] != player.id:  # moving to another seat
-        old = seats.index(player.id)
-        seats[old], nonces[old] = None, None
-    newcomer = seats[seat] != player.id
-    if newcomer or nonce is not None:
-        seats[seat] = player.id
-        nonces[seat] = nonce
-        match.seats, match.nonces = seats, nonces
-        await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any] | None:
+        if match.status != "open":
+            raise ArcadeError(
+                "match_not_active", "This match has already started; you can watch it."
+            )
+        seats, nonces = list(match.seats), _nonces(match)
+        wanted = seat
+        if wanted is None:
+            if player_id in seats:
+                wanted = seats.index(player_id)
+            else:
+                free = [i for i, p in enumerate(seats) if p is None]
+                if not free:
+                    raise ArcadeError("conflict", "This match is full.")
+                wanted = free[0]
+        if not 0 <= wanted < len(seats):
+            raise ArcadeError("bad_request", f"Seat {wanted} does not exist in this match.")
+        if seats[wanted] not in (None, player_id):
+            raise ArcadeError("conflict", f"Seat {wanted + 1} is taken.")
+        if player_id in seats and seats[wanted] != player_id:  # moving to another seat
+            old = seats.index(player_id)
+            seats[old], nonces[old] = None, None
+        if seats[wanted] == player_id and nonce is None:
+            return None
+        seats[wanted] = player_id
+        nonces[wanted] = nonce
+        return {"seats": seats, "nonces": nonces}
+
+    return await _change_lobby(session, match_id, decide)
 
 
 async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if match.status != "open":
-        raise ArcadeError("match_not_active", "You can only leave a match before it starts.")
-    if player.id not in match.seats:
-        raise ArcadeError("bad_request", "You are not seated in this match.")
-    index = match.seats.index(player.id)
-    seats, nonces = list(match.seats), _nonces(match)
-    seats[index], nonces[index] = None, None
-    match.seats, match.nonces = seats, nonces
-    match.accepted = [p for p in (match.accepted or []) if p != player.id]
-    if match.host_id == player.id:
-        remaining = [p for p in seats if p is not None]
-        if remaining:
-            match.host_id = remaining[0]
-        else:
-            match.status = "abandoned"
-    await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any]:
+        if match.status != "open":
+            raise ArcadeError("match_not_active", "You can only leave a match before it starts.")
+        if player_id not in match.seats:
+            raise ArcadeError("bad_request", "You are not seated in this match.")
+        index = match.seats.index(player_id)
+        seats, nonces = list(match.seats), _nonces(match)
+        seats[index], nonces[index] = None, None
+        changes: dict[str, Any] = {
+            "seats": seats,
+            "nonces": nonces,
+            "accepted": [p for p in (match.accepted or []) if p != player_id],
+        }
+        if match.host_id == player_id:
+            remaining = [p for p in seats if p is not None]
+            if remaining:
+                changes["host_id"] = remaining[0]
+            else:
+                changes["status"] = "abandoned"
+        return changes
+
+    return await _change_lobby(session, match_id, decide)
 
 
 async def end_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
     """A seated player ends a match being played, for everyone: it is marked abandoned (no
     winner), its moves stay in the log, and it leaves the lists of games in progress. Friends
     who stop playing should not leave a table open forever."""
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if player.id not in match.seats:
-        raise ArcadeError("forbidden", "Only the players of this match can end it.")
-    if match.status == "open":
-        raise ArcadeError(
-            "match_not_active", "This match has not started; leave the lobby instead."
-        )
-    if match.status != "active":
-        raise ArcadeError("match_not_active", "This match is already over.")
-    match.status = "abandoned"
-    match.ended_by = player.id
-    match.finished_at = datetime.now(UTC)
-    await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any]:
+        if player_id not in match.seats:
+            raise ArcadeError("forbidden", "Only the players of this match can end it.")
+        if match.status == "open":
+            raise ArcadeError(
+                "match_not_active", "This match has not started; leave the lobby instead."
+            )
+        if match.status != "active":
+            raise ArcadeError("match_not_active", "This match is already over.")
+        return {"status": "abandoned", "ended_by": player_id, "finished_at": datetime.now(UTC)}
+
+    return await _change_lobby(session, match_id, decide)
 
 
 async def start_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if match.status != "open":
-        raise ArcadeError("match_not_active", "This match has already started.")
-    if match.host_id != player.id:
-        raise ArcadeError("forbidden", "Only the host can start the match.")
-    game = _game_or_404(match.game)
-    taken = [(p, n) for p, n in zip(match.seats, _nonces(match), strict=True) if p is not None]
-    if not game.min_players <= len(taken) <= game.max_players:
-        raise ArcadeError(
-            "conflict",
-            f"{game.title} needs {game.min_players} to {game.max_players} players; "
-            f"{len(taken)} seated.",
-        )
-    unfit = game.check_start(len(taken), game.parse_options(match.options))
-    if unfit is not None:
-        raise ArcadeError("conflict", unfit)
-    waiting = agreement(match)["waiting"]
-    if waiting:
-        seats = ", ".join(str(seat + 1) for seat in waiting)
-        raise ArcadeError(
-            "conflict",
-            f"Every player must accept the host's options first; seat {seats} has not yet.",
-        )
-    # Empty seats close up; seat numbers become 0..n-1 and each nonce stays with its player.
-    match.seats = [p for p, _n in taken]
-    match.nonces = [n for _p, n in taken]
-    match.status = "active"
-    match.started_at = datetime.now(UTC)
-    await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any]:
+        if match.status != "open":
+            raise ArcadeError("match_not_active", "This match has already started.")
+        if match.host_id != player_id:
+            raise ArcadeError("forbidden", "Only the host can start the match.")
+        game = _game_or_404(match.game)
+        taken = [(p, n) for p, n in zip(match.seats, _nonces(match), strict=True) if p is not None]
+        if not game.min_players <= len(taken) <= game.max_players:
+            raise ArcadeError(
+                "conflict",
+                f"{game.title} needs {game.min_players} to {game.max_players} players; "
+                f"{len(taken)} seated.",
+            )
+        unfit = game.check_start(len(taken), game.parse_options(match.options))
+        if unfit is not None:
+            raise ArcadeError("conflict", unfit)
+        waiting = agreement(match)["waiting"]
+        if waiting:
+            seats = ", ".join(str(seat + 1) for seat in waiting)
+            raise ArcadeError(
+                "conflict",
+                f"Every player must accept the host's options first; seat {seats} has not yet.",
+            )
+        # Empty seats close up; seat numbers become 0..n-1 and each nonce stays with its player.
+        return {
+            "seats": [p for p, _n in taken],
+            "nonces": [n for _p, n in taken],
+            "status": "active",
+            "started_at": datetime.now(UTC),
+        }
+
+    return await _change_lobby(session, match_id, decide)
 
 
 async def set_private(
     session: AsyncSession, *, match_id: str, player: Player, private: bool
 ) -> Match:
-    match = await get_match(session, match_id=match_id, for_update=True)
-    if match.host_id != player.id:
-        raise ArcadeError("forbidden", "Only the host can change who may watch.")
-    match.private = private
-    await session.flush()
-    return match
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any] | None:
+        if match.host_id != player_id:
+            raise ArcadeError("forbidden", "Only the host can change who may watch.")
+        return None if match.private == private else {"private": private}
+
+    return await _change_lobby(session, match_id, decide)
 
 
 async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Match:
-    """A new lobby: same game, options and privacy, the same players with seats rotated by one."""
-    old = await get_match(session, match_id=match_id, for_update=True)
-    if old.status != "finished":
-        raise ArcadeError("match_not_active", "A rematch can follow only a finished match.")
-    if player.id not in old.seats:
-        raise ArcadeError("forbidden", "Only the players of this match can ask for a rematch.")
-    if old.rematch_id is not None:
-        return await get_match(session, match_id=old.rematch_id)
+    """A new lobby: same game, options and privacy, the same players with seats rotated by one.
+    Players asking at once get the same new lobby: the first to claim the old match's
+    rematch_id creates it."""
+    player_id = player.id
+    new_id = secrets.token_hex(6)
+
+    def decide(old: Match) -> dict[str, Any] | None:
+        if old.status != "finished":
+            raise ArcadeError("match_not_active", "A rematch can follow only a finished match.")
+        if player_id not in old.seats:
+            raise ArcadeError("forbidden", "Only the players of this match can ask for a rematch.")
+        return None if old.rematch_id is not None else {"rematch_id": new_id}
+
+    old = await _change_lobby(session, match_id, decide)
+    if old.rematch_id != new_id:
+        return await get_match(session, match_id=str(old.rematch_id))
     seed = secrets.token_hex(32)
     rotated = old.seats[-1:] + old.seats[:-1]  # seat i's player moves to seat i + 1
     match = Match(
-        id=secrets.token_hex(6),
+        id=new_id,
         game=old.game,
         rules_version=old.rules_version,
         options=old.options,
@@ -301,8 +400,8 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
         watch_token=secrets.token_urlsafe(12),
     )
     session.add(match)
-    old.rematch_id = match.id
     await session.flush()
+    await _write_seat_rows(session, match.id, match.seats, replace=False)
     return match
 
 
@@ -324,8 +423,15 @@ async def list_matches(
     game: str | None,
     player_id: str | None,
     limit: int,
-    offset: int,
-) -> tuple[list[Match], int]:
+    offset: int = 0,
+    after: str | None = None,
+    count_cap: int = 1000,
+) -> tuple[list[Match], int, str | None]:
+    """One page of matches, newest first, its total counted up to `count_cap`, and the cursor
+    of the next page (None on the last). Public pages are read by an index on (status,
+    private, created_at, id), so a page of open lobbies costs the same among 3 or 3,000 of
+    them; a player's own through match_seats, so they cost what her own matches do.
+    `after` is the id of the last match of the previous page (keyset pagination)."""
     query = select(Match)
     if status is not None:
         query = query.where(Match.status == status)
@@ -335,12 +441,40 @@ async def list_matches(
         query = query.where(Match.game == game)
     if player_id is None:
         query = query.where(Match.private.is_(False))
-    matches = list((await session.scalars(query.order_by(Match.created_at.desc(), Match.id))).all())
-    if (
-        player_id is not None
-    ):  # seats is JSON; filtering in Python keeps SQLite and PostgreSQL alike
-        matches = [m for m in matches if player_id in m.seats]
-    return matches[offset : offset + limit], len(matches)
+    else:
+        query = query.join(MatchSeat, MatchSeat.match_id == Match.id).where(
+            MatchSeat.player_id == player_id
+        )
+    newest_first = (Match.created_at.desc(), Match.id.desc())
+    counted = await session.scalar(
+        select(func.count()).select_from(
+            query.with_only_columns(Match.id).limit(count_cap).subquery()
+        )
+    )
+    if after is not None:
+        if await session.scalar(select(Match.id).where(Match.id == after)) is None:
+            raise ArcadeError("bad_request", "That page of matches is gone; start again.")
+        # Compared with the stored value itself: SQLite keeps times as text, and a bound
+        # Python datetime is written differently from what CURRENT_TIMESTAMP stored.
+        last_created = select(Match.created_at).where(Match.id == after).scalar_subquery()
+        # A row-value comparison: both databases seek the index to it rather than filter.
+        query = query.where(tuple_(Match.created_at, Match.id) < tuple_(last_created, after))
+    rows = list(
+        (await session.scalars(query.order_by(*newest_first).offset(offset).limit(limit + 1))).all()
+    )
+    page = rows[:limit]
+    return page, int(counted or 0), page[-1].id if len(rows) > limit else None
+
+
+async def count_open_hosted(session: AsyncSession, *, host_id: str) -> int:
+    return (
+        await session.scalar(
+            select(func.count())
+            .select_from(Match)
+            .where(Match.host_id == host_id, Match.status == "open")
+        )
+        or 0
+    )
 
 
 async def player_names(session: AsyncSession, matches: list[Match]) -> dict[str, str]:

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from app.errors import ArcadeError
+from app.services.rate_limits import RateLimited
 from app.services.replays import OutOfTime, moves_digest, verify_record
 
 # A worker keeps what the parser took from the system; starting afresh now and then hands
@@ -85,9 +86,8 @@ class RecordChecker:
 
     async def check(self, raw: bytes, *, max_moves: int, seconds: float) -> CheckedRecord:
         if self._in_flight >= self._queue:
-            raise ArcadeError(
-                "rate_limited",
-                "The server is checking other records right now; try again in a minute.",
+            raise RateLimited(
+                "The server is checking other records right now; try again in 30 seconds.", 30
             )
         self._in_flight += 1
         try:

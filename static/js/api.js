@@ -3,11 +3,13 @@
 const PLAYER_KEY = "arcade.player";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    // Seconds to wait after a rate_limited refusal (the message already says it in words).
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -34,7 +36,10 @@ export function forgetPlayer() {
 
 function errorFromBody(status, body) {
   if (body && typeof body === "object") {
-    if (body.code && body.message) return new ApiError(status, body.code, body.message);
+    if (body.code && body.message) {
+      const wait = Number.isFinite(body.retry_after) ? body.retry_after : null;
+      return new ApiError(status, body.code, body.message, wait);
+    }
     // FastAPI's own shapes, in case an error slips past the server's handler.
     const detail = body.detail;
     if (detail && typeof detail === "object" && !Array.isArray(detail) && detail.message) {

@@ -1,6 +1,6 @@
 // The lobby page: who you are, a new-match form, and the live list of open lobbies.
 
-import { api, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
+import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
 import { askName, clear, h, logoSvg, timeAgo, toast } from "./ui.js";
 
@@ -274,8 +274,17 @@ function listOf(data) {
   return (data && data.matches) || [];
 }
 
+// After a rate_limited answer the polls pause for as long as the server asked.
+let pausedUntil = 0;
+function pausePolls(error) {
+  if (!(error instanceof ApiError) || error.status !== 429) return false;
+  pausedUntil = Date.now() + 1000 * (error.retryAfter || 10);
+  return true;
+}
+
 let openController = null;
 async function refreshOpen() {
+  if (Date.now() < pausedUntil) return;
   if (openController) openController.abort();
   openController = new AbortController();
   try {
@@ -292,6 +301,13 @@ async function refreshOpen() {
     }
   } catch (error) {
     if (error.name === "AbortError") return;
+    if (pausePolls(error)) {
+      clear(els.openList);
+      const wait = Math.ceil((pausedUntil - Date.now()) / 1000);
+      els.openList.append(h("li", { class: "empty-state", "data-testid": "open-list-paused" },
+        h("strong", {}, "Too many requests from here."), `The list refreshes again in ${wait} s.`));
+      return;
+    }
     if (!els.openList.children.length) {
       els.openList.append(h("li", { class: "empty-state" }, h("strong", {}, "Cannot reach the server."), "Retrying…"));
     }
@@ -305,6 +321,7 @@ function newestStartedFirst(a, b) {
 }
 
 async function refreshLive() {
+  if (Date.now() < pausedUntil) return;
   try {
     await verified;
     // Your own come from their own list: the public one leaves out private matches and stops
@@ -329,7 +346,8 @@ async function refreshLive() {
     els.liveMore.textContent = hidden > 0 ? `Show all ${mine.length} of your matches` : "Show fewer";
     els.liveMore.setAttribute("aria-expanded", String(folding && !hidden));
     els.livePanel.hidden = mineShown.length + others.length === 0;
-  } catch {
+  } catch (error) {
+    pausePolls(error);
     /* the open list shows connection trouble; this panel just stays as it was */
   }
 }

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import RELAXED_LIMITS
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -59,6 +61,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DATABASE_URL": f"sqlite+aiosqlite:///{workdir}/e2e.db",
         "REDIS_URL": "",  # the in-process hub
         "PYTHONUNBUFFERED": "1",
+        **{name.upper(): str(value) for name, value in RELAXED_LIMITS.items()},
     }
     log_path = workdir / "server.log"
     base = f"http://127.0.0.1:{port}"

@@ -25,6 +25,13 @@ from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services import replays
+from app.services.rate_limits import (
+    HttpMoveLimit,
+    ListReadLimit,
+    LobbyCreationLimit,
+    LobbyWriteLimit,
+    RecordReadLimit,
+)
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -64,9 +71,14 @@ async def _lobby_changed(
 
 @router.post("", status_code=status.HTTP_201_CREATED)
 async def create_match(
-    body: MatchCreate, player: CurrentPlayer, session: SessionDep, context: ContextDep
+    body: MatchCreate,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyCreationLimit,
 ) -> dict[str, Any]:
-    """Open a lobby; you are its host and sit in seat 0."""
+    """Open a lobby; you are its host and sit in seat 0. A player hosts a few open lobbies at
+    most (`max_open_lobbies_per_player`)."""
     match = await lobby.create_match(
         session,
         host=player,
@@ -75,6 +87,7 @@ async def create_match(
         seats=body.seats,
         private=body.private,
         nonce=body.nonce,
+        max_open=context.settings.max_open_lobbies_per_player,
     )
     await session.commit()
     return await _summary(context, session, match, player.id)
@@ -85,24 +98,31 @@ async def list_matches(
     session: SessionDep,
     context: ContextDep,
     player: OptionalPlayer,
+    _: ListReadLimit,
     status_: Annotated[
         str | None, Query(alias="status", pattern="^(open|active|finished|abandoned)$")
     ] = None,
     game: str | None = None,
     mine: bool = False,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
+    after: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
 ) -> MatchesPublic:
-    """Match summaries, newest first; filter by status, game, or your own (`mine=true`)."""
+    """Match summaries, newest first; filter by status, game, or your own (`mine=true`).
+    Page on with `after=<next>` (the `next` of the previous page); `count` is exact up to a
+    cap (`count_capped` says when there are at least that many)."""
     if mine and player is None:
         raise ArcadeError("unauthorized", "Sign in to list your own matches.")
-    found, count = await lobby.list_matches(
+    cap = context.settings.list_count_cap
+    found, count, following = await lobby.list_matches(
         session,
         status=status_,
         game=game,
         player_id=player.id if mine and player else None,
         limit=limit,
         offset=offset,
+        after=after,
+        count_cap=cap,
     )
     names = await lobby.player_names(session, found)
     return MatchesPublic(
@@ -110,6 +130,8 @@ async def list_matches(
             lobby.summary(m, names=names, online=context.presence.online(m.id)) for m in found
         ],
         count=count,
+        count_capped=count >= cap,
+        next=following,
     )
 
 
@@ -134,6 +156,7 @@ async def update_match(
     player: CurrentPlayer,
     session: SessionDep,
     context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """The host makes the match private (only players and invited spectators watch) or public."""
     match = await lobby.set_private(session, match_id=match_id, player=player, private=body.private)
@@ -147,6 +170,7 @@ async def change_options(
     player: CurrentPlayer,
     session: SessionDep,
     context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """The host changes the options while the lobby is open (everyone sees it live); for games
     whose options need everyone's agreement, every acceptance is withdrawn."""
@@ -163,6 +187,7 @@ async def accept_options(
     player: CurrentPlayer,
     session: SessionDep,
     context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """A seated player accepts the host's options (a custom zone, say) as she saw them."""
     match = await lobby.accept_options(
@@ -173,7 +198,11 @@ async def accept_options(
 
 @router.post("/{match_id}/rematch")
 async def rematch(
-    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """Play again: a new lobby with the same game, options and players, seats rotated."""
     match = await lobby.rematch(session, match_id=match_id, player=player)
@@ -188,6 +217,7 @@ async def join_match(
     player: CurrentPlayer,
     session: SessionDep,
     context: ContextDep,
+    _: LobbyWriteLimit,
     body: JoinRequest | None = None,
 ) -> dict[str, Any]:
     """Take a seat (a given one, or the first free) while the lobby is open."""
@@ -203,7 +233,11 @@ async def join_match(
 
 @router.post("/{match_id}/leave")
 async def leave_match(
-    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """Give up your seat while the lobby is open."""
     match = await lobby.leave_match(session, match_id=match_id, player=player)
@@ -212,7 +246,11 @@ async def leave_match(
 
 @router.post("/{match_id}/end")
 async def end_match(
-    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """A player ends a match being played, for everyone (status `abandoned`, no winner)."""
     match = await lobby.end_match(session, match_id=match_id, player=player)
@@ -224,7 +262,11 @@ async def end_match(
 
 @router.post("/{match_id}/start")
 async def start_match(
-    match_id: str, player: CurrentPlayer, session: SessionDep, context: ContextDep
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """The host starts the match once enough players are seated."""
     match = await lobby.start_match(session, match_id=match_id, player=player)
@@ -233,7 +275,12 @@ async def start_match(
 
 @router.post("/{match_id}/moves", response_model=MoveAccepted)
 async def submit_move(
-    match_id: str, body: MoveSubmit, player: CurrentPlayer, context: ContextDep, session: SessionDep
+    match_id: str,
+    body: MoveSubmit,
+    player: CurrentPlayer,
+    context: ContextDep,
+    session: SessionDep,
+    _: HttpMoveLimit,
 ) -> MoveAccepted:
     """Submit a move over HTTP: the same rules as over the WebSocket."""
     match = await lobby.get_match(session, match_id=match_id)
@@ -253,6 +300,7 @@ async def read_log(
     session: SessionDep,
     context: ContextDep,
     player: OptionalPlayer,
+    _: RecordReadLimit,
     watch: str | None = None,
 ) -> MatchLog:
     """The moves so far with their events, as you may see them."""
@@ -281,7 +329,11 @@ async def read_log(
 
 @router.get("/{match_id}/replay")
 async def read_replay(
-    match_id: str, session: SessionDep, player: OptionalPlayer, watch: str | None = None
+    match_id: str,
+    session: SessionDep,
+    player: OptionalPlayer,
+    _: RecordReadLimit,
+    watch: str | None = None,
 ) -> dict[str, Any]:
     """A finished match's full record (server seed, nonces, moves, state hashes) for export
     and verification with `arcade verify` or POST /api/replays/verify. A private match's
@@ -317,6 +369,7 @@ async def read_replay_frames(
     session: SessionDep,
     context: ContextDep,
     player: OptionalPlayer,
+    _: RecordReadLimit,
     watch: str | None = None,
 ) -> dict[str, Any]:
     """The match move by move for the replay page: every secret once it is finished, a

@@ -5,12 +5,15 @@ from fastapi import APIRouter, status
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic
 from app.services.players import create_player, rename_player
+from app.services.rate_limits import GuestCreationLimit
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerCreated)
-async def create_guest(body: PlayerCreate, session: SessionDep) -> PlayerCreated:
+async def create_guest(
+    body: PlayerCreate, session: SessionDep, _: GuestCreationLimit
+) -> PlayerCreated:
     """Create a guest player; keep the token, it is shown only once."""
     player, token = await create_player(session, name=body.name)
     await session.commit()

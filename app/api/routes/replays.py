@@ -9,6 +9,7 @@ from app.api.deps import ContextDep
 from app.db.models import Match
 from app.errors import ArcadeError
 from app.services import matches as lobby
+from app.services.rate_limits import VerificationLimit
 from app.services.record_check import CheckedRecord
 from app.services.replays import moves_digest
 
@@ -48,7 +49,9 @@ async def read_capped_body(request: Request, limit: int) -> bytes:
 
 
 @router.post("/verify", openapi_extra=RECORD_BODY)
-async def verify_replay(request: Request, context: ContextDep) -> dict[str, Any]:
+async def verify_replay(
+    request: Request, context: ContextDep, _: VerificationLimit
+) -> dict[str, Any]:
     """Re-run an exported record through the rules and check seed, every state, event and the
     outcome; answers with the first difference found, if any, and whether this server hosted
     that match (`hosted`: same match id, seed and moves as its own log). Records are bounded

@@ -1,0 +1,216 @@
+"""Rate limits on every door: who may do what how often, per client address and per player.
+
+Moving windows from the `limits` library: counted in this process, or in Redis when
+`REDIS_URL` is set so that every process behind the same Redis shares the counts. Each limit
+is a setting in `limits` notation ("20/minute;200/hour"); a refusal says when to try again.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import JSONResponse
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+from redis.asyncio import ConnectionPool
+
+from app.api.deps import CurrentPlayer
+from app.config import Settings
+from app.errors import ArcadeError
+
+log = logging.getLogger(__name__)
+
+
+class RateLimited(ArcadeError):
+    """A `rate_limited` refusal that says in how many seconds the door opens again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "retry_after": self.retry_after}
+
+
+class RateLimits:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._parsed: dict[str, list[RateLimitItem]] = {}
+        # Our own pool, so that the server's shutdown closes its connections.
+        self._redis_pool: ConnectionPool | None = None
+        storage: Storage = MemoryStorage()
+        if settings.redis_url is not None:
+            self._redis_pool = ConnectionPool.from_url(settings.redis_url)
+            shared = storage_from_string(
+                "async+" + settings.redis_url,
+                implementation="redispy",
+                key_prefix=settings.rate_limit_key_prefix,
+                connection_pool=self._redis_pool,
+            )
+            assert isinstance(shared, Storage)
+            storage = shared
+        self.limiter = MovingWindowRateLimiter(storage)
+
+    async def close(self) -> None:
+        if self._redis_pool is not None:
+            await self._redis_pool.disconnect()
+
+    def _items(self, rule: str) -> list[RateLimitItem]:
+        items = self._parsed.get(rule)
+        if items is None:
+            items = self._parsed[rule] = parse_many(rule)
+        return items
+
+    async def refusal(self, rule: str, door: str, key: str, message: str) -> RateLimited | None:
+        """Counts one passage through `door` for `key`; a refusal if `rule` is exceeded.
+        Should the shared counts be out of reach (Redis down), the door stays open: players
+        keep playing, and the outage is logged rather than answered with a server error."""
+        try:
+            for item in self._items(rule):
+                if not await self.limiter.hit(item, door, key):
+                    stats = await self.limiter.get_window_stats(item, door, key)
+                    wait = max(1, math.ceil(stats.reset_time - time.time()))
+                    return RateLimited(f"{message} Try again in {_seconds(wait)}.", wait)
+        except Exception:
+            log.warning("rate limit %s not counted: the limit storage failed", door, exc_info=True)
+        return None
+
+    async def check(self, rule: str, door: str, key: str, message: str) -> None:
+        refused = await self.refusal(rule, door, key, message)
+        if refused is not None:
+            raise refused
+
+
+def _seconds(wait: int) -> str:
+    if wait < 120:
+        return f"{wait} second{'s' if wait != 1 else ''}"
+    return f"{math.ceil(wait / 60)} minutes"
+
+
+def install(app: FastAPI, settings: Settings) -> None:
+    """The app's limits (closed after the app's own lifespan), and refusals answered as HTTP
+    429 with a Retry-After header."""
+    limits = app.state.rate_limits = RateLimits(settings)
+    lifespan = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def closing_limits(app: FastAPI) -> AsyncIterator[Any]:
+        try:
+            async with lifespan(app) as state:
+                yield state
+        finally:
+            await limits.close()
+
+    app.router.lifespan_context = closing_limits
+
+    @app.exception_handler(RateLimited)
+    async def _rate_limited(_request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse(
+            exc.to_json(), status_code=429, headers={"Retry-After": str(exc.retry_after)}
+        )
+
+
+def limits_of(app: Any) -> RateLimits:
+    limits: RateLimits = app.state.rate_limits
+    return limits
+
+
+def client_address(request: Request) -> str:
+    # uvicorn puts the forwarded address here when the proxy is trusted (--forwarded-allow-ips).
+    return request.client.host if request.client else "unknown"
+
+
+# --- the doors, as route dependencies ---------------------------------------------------------
+
+
+async def limit_guest_creation(request: Request) -> None:
+    limits = limits_of(request.app)
+    await limits.check(
+        limits.settings.guests_per_address,
+        "guests",
+        client_address(request),
+        "Too many guests were created from your address.",
+    )
+
+
+async def limit_lobby_creation(request: Request, player: CurrentPlayer) -> None:
+    limits = limits_of(request.app)
+    message = "You are opening tables too fast."
+    await limits.check(limits.settings.lobbies_per_player, "lobbies", player.id, message)
+    await limits.check(
+        limits.settings.lobbies_per_address,
+        "lobbies-address",
+        client_address(request),
+        "Too many tables were opened from your address.",
+    )
+
+
+async def limit_lobby_writes(request: Request, player: CurrentPlayer) -> None:
+    limits = limits_of(request.app)
+    message = "Slow down: too many changes to tables."
+    await limits.check(limits.settings.lobby_writes_per_player, "lobby-writes", player.id, message)
+    await limits.check(
+        limits.settings.lobby_writes_per_address,
+        "lobby-writes-address",
+        client_address(request),
+        message,
+    )
+
+
+async def limit_http_moves(request: Request, player: CurrentPlayer) -> None:
+    limits = limits_of(request.app)
+    await limits.check(
+        limits.settings.http_moves_per_player,
+        "moves",
+        player.id,
+        "Slow down: too many moves.",
+    )
+
+
+async def limit_record_reads(request: Request) -> None:
+    """Logs, replays and replay frames: each read rebuilds or reads a whole match."""
+    limits = limits_of(request.app)
+    await limits.check(
+        limits.settings.record_reads_per_address,
+        "records",
+        client_address(request),
+        "Too many match records were read from your address.",
+    )
+
+
+async def limit_list_reads(request: Request) -> None:
+    limits = limits_of(request.app)
+    await limits.check(
+        limits.settings.list_reads_per_address,
+        "lists",
+        client_address(request),
+        "Too many lists of matches were read from your address.",
+    )
+
+
+async def limit_verifications(request: Request) -> None:
+    """Verifying a record re-runs a whole match through the rules."""
+    limits = limits_of(request.app)
+    await limits.check(
+        limits.settings.verifications_per_address,
+        "verify",
+        client_address(request),
+        "Too many records were verified from your address.",
+    )
+
+
+GuestCreationLimit = Annotated[None, Depends(limit_guest_creation)]
+LobbyCreationLimit = Annotated[None, Depends(limit_lobby_creation)]
+LobbyWriteLimit = Annotated[None, Depends(limit_lobby_writes)]
+HttpMoveLimit = Annotated[None, Depends(limit_http_moves)]
+ListReadLimit = Annotated[None, Depends(limit_list_reads)]
+RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
+VerificationLimit = Annotated[None, Depends(limit_verifications)]
