@@ -21,12 +21,14 @@ from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy import select
 
+from app.api.guest_cookie import cookie_token, is_foreign_origin
 from app.context import AppContext, match_channel
 from app.db.models import ChatMessage, Match
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services.players import player_for_token
+from app.services.text import clean_chat
 from app.timestamps import iso_utc
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,11 @@ def _dump(message: dict[str, Any]) -> str:
 
 @router.websocket("/api/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    if is_foreign_origin(websocket):
+        # The handshake carries the guest cookie whichever page opened it: another site's
+        # page may not play as our guest. Closed before accept: the browser sees a 403.
+        await websocket.close(code=4403, reason="foreign origin")
+        return
     await websocket.accept()
     connection = MatchConnection(websocket.app.state.context, websocket, match_id)
     with contextlib.suppress(WebSocketDisconnect):
@@ -59,6 +66,7 @@ class MatchConnection:
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.lock = asyncio.Lock()
         self.chat_key = f"{id(self)}"
+        self.cookie_refused = False  # an unknown cookie is said once; then it is a spectator
 
     # --- plumbing ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -152,6 +160,9 @@ class MatchConnection:
                 continue
             token = message.get("token")
             watch = message.get("watch")
+            from_cookie = token is None and not self.cookie_refused
+            if from_cookie:
+                token = cookie_token(self.websocket)
             async with self.context.sessions() as session:
                 match = await session.get(Match, self.match_id)
                 if match is None:
@@ -164,6 +175,7 @@ class MatchConnection:
                     if isinstance(token, str):
                         player = await player_for_token(session, token=token)
                     if player is None:
+                        self.cookie_refused = self.cookie_refused or from_cookie
                         self.error(
                             "unauthorized",
                             "That token is not known here; you can still watch without one.",
@@ -394,13 +406,14 @@ class MatchConnection:
         await self._snapshot()
 
     async def _on_chat(self, message: dict[str, Any]) -> None:
+        if self.player_name is None:
+            raise ArcadeError(
+                "forbidden", "Only guests with a name may chat: choose a name to join in."
+            )
         text = message.get("text")
-        limit = self.context.settings.max_chat_chars
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str):
             raise ArcadeError("bad_request", "A chat message needs some text.")
-        text = text.strip()
-        if len(text) > limit:
-            raise ArcadeError("too_large", f"Chat messages may be at most {limit} characters.")
+        text = clean_chat(text, max_chars=self.context.settings.max_chat_chars)
         if not await _chat_limiter.hit(
             RateLimitItemPerMinute(self.context.settings.chat_per_minute), self.chat_key
         ):

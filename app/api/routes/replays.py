@@ -5,12 +5,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
 
+from app.api.responses import COMMON, VERIFY
 from app.services.replays import verify_record
 
-router = APIRouter(prefix="/api/replays", tags=["replays"])
+router = APIRouter(prefix="/api/replays", tags=["replays"], responses=COMMON)
 
 
-@router.post("/verify")
+@router.post("/verify", responses=VERIFY)
 async def verify_replay(record: Annotated[dict[str, Any], Body()]) -> dict[str, Any]:
     """Re-run an exported record through the rules and check seed, every state, event and the
     outcome; answers with the first difference found, if any."""
