@@ -27,7 +27,7 @@ INVISIBLE_CATEGORIES = frozenset({"Cf", "Zs", "Zl", "Zp", "Mn", "Me", "Mc"})
 
 def clean_name(raw: str) -> str:
     """A display name as stored: trimmed, inner runs of spaces made one, at most 40 characters."""
-    text = _checked(" ".join(_normalised(raw).split()), what="A name")
+    text = " ".join(_checked(_normalised(raw).strip(), what="A name").split())
     if len(text) > NAME_MAX_CHARS:
         raise ArcadeError("bad_request", f"A name may have at most {NAME_MAX_CHARS} characters.")
     return text
