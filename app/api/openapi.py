@@ -7,7 +7,7 @@ only when one is sent must say so: its security alternatives include none (`{}`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from fastapi import FastAPI
@@ -36,8 +36,8 @@ def install(app: FastAPI) -> None:
 def corrected(document: dict[str, Any], app: FastAPI) -> dict[str, Any]:
     optional = {
         (method.lower(), route.path_format)
-        for route in app.routes
-        if isinstance(route, APIRoute) and not _requires_token(route.dependant)
+        for route in _api_routes(app.routes)
+        if not _requires_token(route.dependant)
         for method in route.methods
     }
     for path, item in document.get("paths", {}).items():
@@ -62,6 +62,14 @@ def _is_fastapi_validation_error(response: dict[str, Any] | None) -> bool:
         return False
     schema = response.get("content", {}).get("application/json", {}).get("schema", {})
     return bool(schema.get("$ref") == FASTAPI_VALIDATION_ERROR)
+
+
+def _api_routes(routes: Iterable[Any]) -> Iterator[APIRoute]:
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        elif hasattr(route, "original_router"):  # FastAPI >= 0.120 keeps included routers
+            yield from _api_routes(route.original_router.routes)
 
 
 def _requires_token(dependant: Dependant) -> bool:
