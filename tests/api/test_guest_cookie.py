@@ -88,6 +88,10 @@ async def test_an_old_bearer_guest_moves_into_the_cookie(server: LiveServer) -> 
         assert "httponly" in _attributes(_set_cookie(moved))
         assert (await browser.get("/api/players/me")).json()["id"] == ada["id"]
 
+        elsewhere = await browser.delete(
+            "/api/players/me/cookie", headers={"Origin": "https://evil.example"}
+        )
+        assert elsewhere.status_code == 403 and "set-cookie" not in elsewhere.headers
         forgot = await browser.delete("/api/players/me/cookie")
         assert forgot.status_code == 204
         assert _attributes(_set_cookie(forgot))["max-age"] == "0"

@@ -3,9 +3,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 
 from app.api.deps import BearerPlayer, CurrentPlayer, SessionDep
-from app.api.guest_cookie import clear_guest_cookie, set_guest_cookie
-from app.api.responses import BAD_INPUT, COMMON, GUEST_CHANGE, GUEST_READ, TOKEN
+from app.api.guest_cookie import clear_guest_cookie, is_foreign_origin, set_guest_cookie
+from app.api.responses import BAD_INPUT, COMMON, FORBIDDEN, GUEST_CHANGE, GUEST_READ, TOKEN
 from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic
+from app.errors import ArcadeError
 from app.services.players import create_player, rename_player
 
 router = APIRouter(prefix="/api/players", tags=["players"], responses=COMMON)
@@ -50,9 +51,11 @@ async def keep_token_in_cookie(
     return PlayerPublic(id=player.id, name=player.name)
 
 
-@router.delete("/me/cookie", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete("/me/cookie", status_code=status.HTTP_204_NO_CONTENT, responses=FORBIDDEN)
 async def forget_cookie(request: Request) -> Response:
     """Clear the guest cookie in this browser (the guest itself stays, for its token's holders)."""
+    if is_foreign_origin(request):
+        raise ArcadeError("forbidden", "Only this site's own pages may sign a browser out.")
     response = Response(status_code=status.HTTP_204_NO_CONTENT)
     clear_guest_cookie(response, request)
     return response
