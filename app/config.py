@@ -31,6 +31,11 @@ class Settings(BaseSettings):
         default=30, description="chat messages a connection may send a minute"
     )
     migrate_on_start: bool = True
+    public_origins: str = Field(
+        default="",
+        description="comma-separated origins (https://arcade.example) browsers may use besides "
+        "the request's own Host: for a proxy that does not pass the Host header on",
+    )
 
     @field_validator("database_url")
     @classmethod

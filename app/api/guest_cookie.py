@@ -54,9 +54,12 @@ def is_foreign_origin(connection: HTTPConnection) -> bool:
 
     No Origin header means a client that is not a browser page (curl, an API client, a
     same-origin GET); those are let through. "null" (sandboxed frames, file: pages) is foreign.
+    Settings.public_origins names the site's address when a proxy in front rewrites Host.
     """
     origin = connection.headers.get("origin")
     if origin is None:
+        return False
+    if origin.rstrip("/").lower() in _public_origins(connection):
         return False
     host = connection.headers.get("host")
     if not host:
@@ -71,3 +74,9 @@ def is_foreign_origin(connection: HTTPConnection) -> bool:
     except ValueError:  # a port that is not a number
         return True
     return (parts.hostname, origin_port) != (served.hostname, served_port)
+
+
+def _public_origins(connection: HTTPConnection) -> set[str]:
+    context = getattr(connection.app.state, "context", None)
+    listed = context.settings.public_origins if context is not None else ""
+    return {o.strip().rstrip("/").lower() for o in listed.split(",") if o.strip()}

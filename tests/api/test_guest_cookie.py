@@ -144,3 +144,22 @@ async def test_a_bearer_client_is_not_held_to_the_origin_check(server: LiveServe
             headers={"Authorization": f"Bearer {ada['token']}", "Origin": "https://tool.example"},
         )
         assert created.status_code == 201
+
+
+async def test_a_proxy_that_rewrites_host_names_the_public_origin(database_url: str) -> None:
+    server = LiveServer(database_url, public_origins="https://arcade.example/, https://b.example")
+    server.start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            await client.post("/api/players", json={"name": "Ada"})
+            for origin, status in (
+                ("https://arcade.example", 201),
+                ("https://B.example", 201),
+                ("https://evil.example", 403),
+            ):
+                created = await client.post(
+                    "/api/matches", json={"game": "c64-maze"}, headers={"Origin": origin}
+                )
+                assert created.status_code == status, origin
+    finally:
+        server.stop()

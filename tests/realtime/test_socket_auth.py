@@ -153,3 +153,19 @@ async def test_a_spectator_without_a_name_may_not_chat(server: LiveServer) -> No
         assert (await a.until_type("chat"))["text"] == "only named guests"
         with pytest.raises(asyncio.TimeoutError):
             await a.until(lambda f: f["type"] == "chat" and "nobody" in f["text"], timeout=0.5)
+
+
+async def test_the_public_origin_behind_a_proxy_may_open_a_socket(database_url: str) -> None:
+    server = LiveServer(database_url, public_origins="https://arcade.example").start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob])
+        async with CookieSocket(server, match_id, ada.token, Origin="https://arcade.example") as a:
+            await a.until_type("snapshot")
+            assert a.state["you"] == 0
+        with pytest.raises(InvalidStatus):
+            async with CookieSocket(server, match_id, ada.token, Origin="https://evil.example"):
+                pass
+    finally:
+        server.stop()
