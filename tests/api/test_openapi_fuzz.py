@@ -112,7 +112,9 @@ def _maybe_a_real_match(case: Any, world: World) -> None:
     if not case.path_parameters or "match_id" not in case.path_parameters:
         return
     digest = hashlib.sha256(
-        json.dumps([case.query, case.body], default=repr, sort_keys=True).encode()
+        json.dumps(
+            [case.path_parameters, case.query, case.body], default=repr, sort_keys=True
+        ).encode()
     ).digest()
     pick = digest[0] % (len(world.match_ids) + 1)
     if pick < len(world.match_ids):
