@@ -4,7 +4,11 @@ alone signs a request in, how old Bearer guests move into it, and the Origin loc
 from __future__ import annotations
 
 import httpx
+import pytest
+from fastapi import FastAPI
+from starlette.requests import Request
 
+from app.api.guest_cookie import is_foreign_origin
 from tests.conftest import LiveServer
 
 COOKIE = "arcade_guest"
@@ -163,3 +167,27 @@ async def test_a_proxy_that_rewrites_host_names_the_public_origin(database_url: 
                 assert created.status_code == status, origin
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "foreign"),
+    [
+        ("http://arcade.example", "arcade.example", False),
+        ("http://arcade.example", "arcade.example:80", False),
+        ("https://arcade.example", "arcade.example:443", False),
+        ("https://arcade.example:8443", "arcade.example:8443", False),
+        ("http://[::1]:8000", "[::1]:8000", False),
+        ("http://arcade.example:8001", "arcade.example:8000", True),
+        ("http://arcade.example.evil", "arcade.example", True),
+        ("http://arcade.example", None, True),
+        ("http://arcade.example", "arcade.example:port", True),
+        ("null", "arcade.example", True),
+        ("arcade.example", "arcade.example", True),
+    ],
+)
+def test_what_counts_as_another_site(origin: str, host: str | None, foreign: bool) -> None:
+    headers = [(b"origin", origin.encode())]
+    if host is not None:
+        headers.append((b"host", host.encode()))
+    request = Request({"type": "http", "method": "POST", "headers": headers, "app": FastAPI()})
+    assert is_foreign_origin(request) is foreign
