@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     # Lists of matches count at most this many (the `count` of a page, reported as capped).
     list_count_cap: int = Field(default=1000, ge=1)
     migrate_on_start: bool = True
+    public_origins: str = Field(
+        default="",
+        description="comma-separated origins (https://arcade.example) browsers may use besides "
+        "the request's own Host: for a proxy that does not pass the Host header on",
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.api import openapi
 from app.api.routes import games, matches, players, replays
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (players, games, matches, replays):
         app.include_router(module.router)
     app.include_router(socket.router)
+    openapi.install(app)
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> HTMLResponse:

@@ -28,6 +28,9 @@ class Guest:
         assert response.status_code == 201, response.text
         data = response.json()
         self.id, self.token = data["id"], data["token"]
+        # A client shared by several guests sends the Bearer token of each; the browser's
+        # cookie would make its anonymous requests act as the last guest made.
+        self.client.cookies.clear()
         return self
 
     async def post(self, path: str, body: Any = None) -> httpx.Response:

@@ -19,6 +19,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from sqlalchemy import select
 
+from app.api.guest_cookie import cookie_token, is_foreign_origin
 from app.context import AppContext, match_channel
 from app.db.models import ChatMessage, Match
 from app.engine.runtime import LiveMatch
@@ -26,6 +27,7 @@ from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services.players import player_for_token
 from app.services.rate_limits import limits_of
+from app.services.text import clean_chat
 from app.timestamps import iso_utc
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,11 @@ def _dump(message: dict[str, Any]) -> str:
 
 @router.websocket("/api/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    if is_foreign_origin(websocket):
+        # The handshake carries the guest cookie whichever page opened it: another site's
+        # page may not play as our guest. Closed before accept: the browser sees a 403.
+        await websocket.close(code=4403, reason="foreign origin")
+        return
     await websocket.accept()
     connection = MatchConnection(websocket.app.state.context, websocket, match_id)
     with contextlib.suppress(WebSocketDisconnect):
@@ -57,6 +64,7 @@ class MatchConnection:
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.lock = asyncio.Lock()
         self.connection_key = secrets.token_hex(8)  # rate limits per connection
+        self.cookie_refused = False  # an unknown cookie is said once; then it is a spectator
 
     # --- plumbing ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -150,6 +158,9 @@ class MatchConnection:
                 continue
             token = message.get("token")
             watch = message.get("watch")
+            from_cookie = token is None and not self.cookie_refused
+            if from_cookie:
+                token = cookie_token(self.websocket)
             async with self.context.sessions() as session:
                 match = await session.get(Match, self.match_id)
                 if match is None:
@@ -162,6 +173,7 @@ class MatchConnection:
                     if isinstance(token, str):
                         player = await player_for_token(session, token=token)
                     if player is None:
+                        self.cookie_refused = self.cookie_refused or from_cookie
                         self.error(
                             "unauthorized",
                             "That token is not known here; you can still watch without one.",
@@ -399,13 +411,14 @@ class MatchConnection:
         await self._snapshot()
 
     async def _on_chat(self, message: dict[str, Any]) -> None:
+        if self.player_name is None:
+            raise ArcadeError(
+                "forbidden", "Only guests with a name may chat: choose a name to join in."
+            )
         text = message.get("text")
-        limit = self.context.settings.max_chat_chars
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str):
             raise ArcadeError("bad_request", "A chat message needs some text.")
-        text = text.strip()
-        if len(text) > limit:
-            raise ArcadeError("too_large", f"Chat messages may be at most {limit} characters.")
+        text = clean_chat(text, max_chars=self.context.settings.max_chat_chars)
         if not await self._within_limits(
             ("chat_per_player", "chat", self.player_id or self._address()),
             message="Slow down: too many chat messages.",

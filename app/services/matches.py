@@ -412,7 +412,8 @@ def may_watch(match: Match, *, player_id: str | None, watch: str | None) -> bool
     return (player_id is not None and player_id in match.seats) or (
         watch is not None
         and match.watch_token is not None
-        and secrets.compare_digest(watch, match.watch_token)
+        # Bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500).
+        and secrets.compare_digest(watch.encode(errors="replace"), match.watch_token.encode())
     )
 
 

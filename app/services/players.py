@@ -14,18 +14,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Player
-from app.errors import ArcadeError
+from app.services.text import clean_name
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def clean_name(name: str) -> str:
-    cleaned = " ".join(name.split())
-    if not 1 <= len(cleaned) <= 40:
-        raise ArcadeError("bad_request", "A name needs 1 to 40 characters.")
-    return cleaned
 
 
 async def create_player(session: AsyncSession, *, name: str) -> tuple[Player, str]:
@@ -37,8 +30,8 @@ async def create_player(session: AsyncSession, *, name: str) -> tuple[Player, st
 
 
 async def player_for_token(session: AsyncSession, *, token: str) -> Player | None:
-    if not token or len(token) > 200:
-        return None
+    if not token or len(token) > 200 or not token.isascii():
+        return None  # ours are URL-safe base64; anything else is not one (and may not encode)
     return await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
 
 

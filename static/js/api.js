@@ -1,4 +1,6 @@
-// REST client and the guest identity stored in this browser (localStorage "arcade.player").
+// REST client and the guest identity stored in this browser. The credential itself is in an
+// HttpOnly cookie the server sets (no script can read it); localStorage "arcade.player" keeps
+// only {id, name} so pages know who they are before asking.
 
 const PLAYER_KEY = "arcade.player";
 
@@ -13,25 +15,60 @@ export class ApiError extends Error {
   }
 }
 
-export function loadPlayer() {
+function storedEntry() {
   try {
     const stored = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
-    if (stored && stored.id && stored.token) return stored;
+    if (stored && typeof stored === "object" && stored.id) return stored;
   } catch {
     /* a broken entry is the same as none */
   }
   return null;
 }
 
-export function savePlayer(player) {
-  const { id, name, token } = player;
-  localStorage.setItem(PLAYER_KEY, JSON.stringify({ id, name, token }));
-  window.dispatchEvent(new CustomEvent("arcade:player", { detail: { id, name } }));
-  return { id, name, token };
+export function loadPlayer() {
+  const stored = storedEntry();
+  return stored ? { id: stored.id, name: stored.name } : null;
 }
 
+export function savePlayer(player) {
+  const { id, name } = player;
+  localStorage.setItem(PLAYER_KEY, JSON.stringify({ id, name }));
+  window.dispatchEvent(new CustomEvent("arcade:player", { detail: { id, name } }));
+  return { id, name };
+}
+
+/** Forgets the guest in this browser: the stored entry and the cookie (which only the server can clear). */
 export function forgetPlayer() {
   localStorage.removeItem(PLAYER_KEY);
+  return fetch("/api/players/me/cookie", { method: "DELETE" }).catch(() => {});
+}
+
+let migration = null;
+/**
+ * Guests made before the cookie kept their token in localStorage, where any script could
+ * read it: hand it to the server once (it answers with the cookie), then keep only {id, name}.
+ * Unreachable server: the entry stays and the next request tries again.
+ */
+function migrateStoredToken() {
+  const stored = storedEntry();
+  if (!stored || typeof stored.token !== "string") return Promise.resolve();
+  if (!migration) {
+    migration = fetch("/api/players/me/cookie", {
+      method: "POST",
+      headers: { Accept: "application/json", Authorization: `Bearer ${stored.token}` },
+    })
+      .then(async (response) => {
+        if (response.ok) {
+          const me = await response.json();
+          savePlayer({ id: me.id, name: me.name });
+        } else if (response.status === 401) {
+          localStorage.removeItem(PLAYER_KEY); // the server no longer knows this guest
+        }
+      })
+      .catch(() => {})
+      .finally(() => { migration = null; });
+  }
+  return migration;
 }
 
 function errorFromBody(status, body) {
@@ -62,12 +99,15 @@ function errorFromBody(status, body) {
   return new ApiError(status, "error", fallback[status] || `The server answered ${status}.`);
 }
 
-/** api("POST", "/matches", {...}) -> parsed JSON; throws ApiError with a readable message. */
-export async function api(method, path, body, { auth = true, signal } = {}) {
+/**
+ * api("POST", "/matches", {...}) -> parsed JSON; throws ApiError with a readable message.
+ * The guest cookie goes with every request of this origin (an `auth: false` option of
+ * older callers changes nothing).
+ */
+export async function api(method, path, body, { signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const player = auth ? loadPlayer() : null;
-  if (player) headers.Authorization = `Bearer ${player.token}`;
+  await migrateStoredToken(); // before any request, so the cookie goes with it
   let response;
   try {
     response = await fetch(`/api${path}`, {
@@ -90,18 +130,20 @@ export async function api(method, path, body, { auth = true, signal } = {}) {
 }
 
 /**
- * The stored guest if the server still knows the token (refreshing the name), null if it
- * does not (the entry is dropped), the stored guest unchanged if the server is unreachable.
+ * The stored guest if the server still knows its cookie (refreshing the name), null if it
+ * does not (entry and cookie are dropped), the stored guest unchanged if the server is
+ * unreachable.
  */
 export async function verifyPlayer() {
+  await migrateStoredToken();
   const stored = loadPlayer();
   if (!stored) return null;
   try {
     const me = await api("GET", "/players/me");
-    return savePlayer({ ...stored, id: me.id, name: me.name });
+    return savePlayer({ id: me.id, name: me.name });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      forgetPlayer();
+      await forgetPlayer();
       return null;
     }
     return stored;
@@ -122,7 +164,7 @@ export async function renamePlayer(name) {
   if (stored) {
     try {
       const me = await api("PATCH", "/players/me", { name });
-      return savePlayer({ ...stored, name: me.name ?? name });
+      return savePlayer({ id: stored.id, name: me.name ?? name });
     } catch (error) {
       if (!(error instanceof ApiError) || ![404, 405, 501].includes(error.status)) throw error;
     }

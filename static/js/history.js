@@ -1,5 +1,5 @@
 // The history page (/history): finished matches, newest first, with a replay link each.
-// Tabs "All" / "Mine" (mine=true with the stored guest's token), a game filter, and paging
+// Tabs "All" / "Mine" (mine=true: the guest's cookie says whose), a game filter, and paging
 // with limit/offset ("Load more"). The tab and the filter live in the query string, so a
 // filtered list can be bookmarked and Back restores it.
 

@@ -56,7 +56,7 @@ function ensureGuest(reason) {
         if (!name) return null;
         player = await createPlayer(name);
         showName();
-        socket?.setToken(player.token);
+        socket?.setGuest(player.id);
         return player;
       })
       .finally(() => { asking = null; });
@@ -1123,7 +1123,7 @@ function connect() {
   socket = new MatchChannel(matchId, {
     watch: watchToken,
     onRematch: showRematch,
-    token: player?.token || null,
+    guest: player?.id || null,
     onStatus,
     onLobby: (match) => applySummary(match),
     onSnapshot: (snap) => {

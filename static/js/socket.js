@@ -27,9 +27,9 @@ export class MatchSocket {
    * onPresence(msg), onChat(msg), onError(msg), onStatus(status, detail)
    * status is "connecting" | "open" | "reconnecting" | "closed".
    */
-  constructor(matchId, { token = null, ...handlers } = {}) {
+  constructor(matchId, { guest = null, ...handlers } = {}) {
     this.matchId = matchId;
-    this.token = token;
+    this.guest = guest; // the guest's id: the handshake carries its HttpOnly cookie
     this.handlers = handlers;
     this.ws = null;
     this.state = null;
@@ -66,9 +66,7 @@ export class MatchSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      const hello = { type: "hello" };
-      if (this.token) hello.token = this.token;
-      ws.send(JSON.stringify(hello));
+      ws.send(JSON.stringify({ type: "hello" }));
       this.greeting = true;
       this.syncing = true; // the answer to hello is a snapshot (or lobby while open)
       this.syncAt = Date.now();
@@ -102,9 +100,9 @@ export class MatchSocket {
   }
 
   /** Reconnects with a new identity (a guest created after the page loaded). */
-  setToken(token) {
-    if (token === this.token) return;
-    this.token = token;
+  setGuest(guest) {
+    if (guest === this.guest) return;
+    this.guest = guest;
     this.reconnect();
   }
 
@@ -221,9 +219,10 @@ export class MatchSocket {
         break;
       }
       case "error": {
-        if (this.greeting && msg.code === "unauthorized" && this.token) {
-          // The server forgot this guest (a reset database): carry on as a spectator.
-          this.token = null;
+        if (this.greeting && msg.code === "unauthorized" && this.guest) {
+          // The server forgot this guest (a reset database): carry on as a spectator (the
+          // server takes the second hello of this connection without the cookie).
+          this.guest = null;
           this._send({ type: "hello" });
           this.handlers.onUnauthorized?.();
           break;

@@ -5,12 +5,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.deps import OptionalPlayer, SessionDep
+from app.api.responses import COMMON, GAME_READ
 from app.api.schemas import GamePublic
 from app.engine.registry import all_games, get_game
 from app.errors import ArcadeError
 from app.services.records import records
 
-router = APIRouter(prefix="/api/games", tags=["games"])
+router = APIRouter(prefix="/api/games", tags=["games"], responses=COMMON)
 
 
 @router.get("", response_model=list[GamePublic])
@@ -32,10 +33,8 @@ async def list_games() -> list[GamePublic]:
     ]
 
 
-@router.get("/{game_id}/records")
-async def game_records(
-    game_id: str, session: SessionDep, player: OptionalPlayer
-) -> dict[str, Any]:
+@router.get("/{game_id}/records", responses=GAME_READ)
+async def game_records(game_id: str, session: SessionDep, player: OptionalPlayer) -> dict[str, Any]:
     """Personal bests from finished matches, for games that keep records (`record_order`):
     the top ten per scenario and, when signed in, your own."""
     game = get_game(game_id)

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
+from app.api.responses import COMMON, LISTING, MATCH_CHANGE, MATCH_READ
 from app.api.schemas import (
     JoinRequest,
     MatchCreate,
@@ -33,7 +34,7 @@ from app.services.rate_limits import (
     RecordReadLimit,
 )
 
-router = APIRouter(prefix="/api/matches", tags=["matches"])
+router = APIRouter(prefix="/api/matches", tags=["matches"], responses=COMMON)
 
 
 async def _summary(
@@ -69,7 +70,7 @@ async def _lobby_changed(
     return await _summary(context, session, match, player_id)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, responses=MATCH_CHANGE)
 async def create_match(
     body: MatchCreate,
     player: CurrentPlayer,
@@ -93,7 +94,7 @@ async def create_match(
     return await _summary(context, session, match, player.id)
 
 
-@router.get("", response_model=MatchesPublic)
+@router.get("", response_model=MatchesPublic, responses=LISTING)
 async def list_matches(
     session: SessionDep,
     context: ContextDep,
@@ -135,7 +136,7 @@ async def list_matches(
     )
 
 
-@router.get("/{match_id}")
+@router.get("/{match_id}", responses=MATCH_READ)
 async def read_match(
     match_id: str,
     session: SessionDep,
@@ -149,7 +150,7 @@ async def read_match(
     return await _summary(context, session, match, player.id if player else None, watch=watch)
 
 
-@router.patch("/{match_id}")
+@router.patch("/{match_id}", responses=MATCH_CHANGE)
 async def update_match(
     match_id: str,
     body: MatchUpdate,
@@ -163,7 +164,7 @@ async def update_match(
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
-@router.put("/{match_id}/options")
+@router.put("/{match_id}/options", responses=MATCH_CHANGE)
 async def change_options(
     match_id: str,
     body: OptionsChange,
@@ -180,7 +181,7 @@ async def change_options(
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
-@router.post("/{match_id}/accept")
+@router.post("/{match_id}/accept", responses=MATCH_CHANGE)
 async def accept_options(
     match_id: str,
     body: OptionsAccept,
@@ -196,7 +197,7 @@ async def accept_options(
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
-@router.post("/{match_id}/rematch")
+@router.post("/{match_id}/rematch", responses=MATCH_CHANGE)
 async def rematch(
     match_id: str,
     player: CurrentPlayer,
@@ -211,7 +212,7 @@ async def rematch(
     return await _summary(context, session, match, player.id)
 
 
-@router.post("/{match_id}/join")
+@router.post("/{match_id}/join", responses=MATCH_CHANGE)
 async def join_match(
     match_id: str,
     player: CurrentPlayer,
@@ -231,7 +232,7 @@ async def join_match(
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
-@router.post("/{match_id}/leave")
+@router.post("/{match_id}/leave", responses=MATCH_CHANGE)
 async def leave_match(
     match_id: str,
     player: CurrentPlayer,
@@ -244,7 +245,7 @@ async def leave_match(
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
-@router.post("/{match_id}/end")
+@router.post("/{match_id}/end", responses=MATCH_CHANGE)
 async def end_match(
     match_id: str,
     player: CurrentPlayer,
@@ -260,7 +261,7 @@ async def end_match(
     return await _summary(context, session, match, player.id)
 
 
-@router.post("/{match_id}/start")
+@router.post("/{match_id}/start", responses=MATCH_CHANGE)
 async def start_match(
     match_id: str,
     player: CurrentPlayer,
@@ -273,7 +274,7 @@ async def start_match(
     return await _lobby_changed(context, session, match, player.id, "started")
 
 
-@router.post("/{match_id}/moves", response_model=MoveAccepted)
+@router.post("/{match_id}/moves", response_model=MoveAccepted, responses=MATCH_CHANGE)
 async def submit_move(
     match_id: str,
     body: MoveSubmit,
@@ -294,7 +295,7 @@ async def submit_move(
     return MoveAccepted(version=version)
 
 
-@router.get("/{match_id}/log", response_model=MatchLog)
+@router.get("/{match_id}/log", response_model=MatchLog, responses=MATCH_READ)
 async def read_log(
     match_id: str,
     session: SessionDep,
@@ -327,7 +328,7 @@ async def read_log(
     return MatchLog.model_validate({"moves": entries})
 
 
-@router.get("/{match_id}/replay")
+@router.get("/{match_id}/replay", responses=MATCH_CHANGE)
 async def read_replay(
     match_id: str,
     session: SessionDep,
@@ -363,7 +364,7 @@ async def read_replay(
     )
 
 
-@router.get("/{match_id}/replay/frames")
+@router.get("/{match_id}/replay/frames", responses=MATCH_CHANGE)
 async def read_replay_frames(
     match_id: str,
     session: SessionDep,

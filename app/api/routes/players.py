@@ -1,34 +1,66 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, Response, status
 
-from app.api.deps import CurrentPlayer, SessionDep
+from app.api.deps import BearerPlayer, CurrentPlayer, SessionDep
+from app.api.guest_cookie import clear_guest_cookie, is_foreign_origin, set_guest_cookie
+from app.api.responses import BAD_INPUT, COMMON, FORBIDDEN, GUEST_CHANGE, GUEST_READ, TOKEN
 from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic
+from app.errors import ArcadeError
 from app.services.players import create_player, rename_player
 from app.services.rate_limits import GuestCreationLimit
 
-router = APIRouter(prefix="/api/players", tags=["players"])
+router = APIRouter(prefix="/api/players", tags=["players"], responses=COMMON)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=PlayerCreated)
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, response_model=PlayerCreated, responses=BAD_INPUT
+)
 async def create_guest(
-    body: PlayerCreate, session: SessionDep, _: GuestCreationLimit
+    body: PlayerCreate,
+    session: SessionDep,
+    request: Request,
+    response: Response,
+    _: GuestCreationLimit,
 ) -> PlayerCreated:
-    """Create a guest player; keep the token, it is shown only once."""
+    """Create a guest player. Browsers keep the token in the HttpOnly cookie this sets; API
+    clients keep the token from the body (shown only once) and send it as a Bearer token."""
     player, token = await create_player(session, name=body.name)
     await session.commit()
+    set_guest_cookie(response, request, token)
     return PlayerCreated(id=player.id, name=player.name, token=token)
 
 
-@router.get("/me", response_model=PlayerPublic)
+@router.get("/me", response_model=PlayerPublic, responses=GUEST_READ)
 async def read_me(player: CurrentPlayer) -> PlayerPublic:
-    """The player the bearer token belongs to."""
+    """The player the token (Bearer header or cookie) belongs to."""
     return PlayerPublic(id=player.id, name=player.name)
 
 
-@router.patch("/me", response_model=PlayerPublic)
+@router.patch("/me", response_model=PlayerPublic, responses=GUEST_CHANGE)
 async def rename_me(body: PlayerCreate, player: CurrentPlayer, session: SessionDep) -> PlayerPublic:
     """Change your display name."""
     player = await rename_player(session, player=await session.merge(player), name=body.name)
     await session.commit()
     return PlayerPublic(id=player.id, name=player.name)
+
+
+@router.post("/me/cookie", response_model=PlayerPublic, responses=TOKEN)
+async def keep_token_in_cookie(
+    bearer: BearerPlayer, request: Request, response: Response
+) -> PlayerPublic:
+    """Move a guest made before browsers kept the cookie into it: send the old token once as
+    `Authorization: Bearer <token>`, then forget it in the page."""
+    player, token = bearer
+    set_guest_cookie(response, request, token)
+    return PlayerPublic(id=player.id, name=player.name)
+
+
+@router.delete("/me/cookie", status_code=status.HTTP_204_NO_CONTENT, responses=FORBIDDEN)
+async def forget_cookie(request: Request) -> Response:
+    """Clear the guest cookie in this browser (the guest itself stays, for its token's holders)."""
+    if is_foreign_origin(request):
+        raise ArcadeError("forbidden", "Only this site's own pages may sign a browser out.")
+    response = Response(status_code=status.HTTP_204_NO_CONTENT)
+    clear_guest_cookie(response, request)
+    return response

@@ -6,6 +6,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from app.api.deps import ContextDep
+from app.api.responses import COMMON, VERIFY
 from app.db.models import Match
 from app.errors import ArcadeError
 from app.services import matches as lobby
@@ -13,7 +14,7 @@ from app.services.rate_limits import VerificationLimit
 from app.services.record_check import CheckedRecord
 from app.services.replays import moves_digest
 
-router = APIRouter(prefix="/api/replays", tags=["replays"])
+router = APIRouter(prefix="/api/replays", tags=["replays"], responses=COMMON)
 
 RECORD_BODY = {
     "requestBody": {
@@ -48,7 +49,7 @@ async def read_capped_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-@router.post("/verify", openapi_extra=RECORD_BODY)
+@router.post("/verify", responses=VERIFY, openapi_extra=RECORD_BODY)
 async def verify_replay(
     request: Request, context: ContextDep, _: VerificationLimit
 ) -> dict[str, Any]:
