@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 HTTP_STATUS = {
     "bad_request": 400,
     "unauthorized": 401,
@@ -34,3 +36,14 @@ class ArcadeError(Exception):
 
     def to_json(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
+
+
+class RateLimited(ArcadeError):
+    """A `rate_limited` refusal that says in how many seconds the door opens again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "retry_after": self.retry_after}

@@ -24,20 +24,9 @@ from redis.asyncio import ConnectionPool
 
 from app.api.deps import CurrentPlayer
 from app.config import Settings
-from app.errors import ArcadeError
+from app.errors import RateLimited
 
 log = logging.getLogger(__name__)
-
-
-class RateLimited(ArcadeError):
-    """A `rate_limited` refusal that says in how many seconds the door opens again."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("rate_limited", message)
-        self.retry_after = retry_after
-
-    def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "retry_after": self.retry_after}
 
 
 class RateLimits:

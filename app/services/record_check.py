@@ -18,8 +18,7 @@ from typing import Any
 
 import orjson
 
-from app.errors import ArcadeError
-from app.services.rate_limits import RateLimited
+from app.errors import ArcadeError, RateLimited
 from app.services.replays import OutOfTime, moves_digest, verify_record
 
 # A worker keeps what the parser took from the system; starting afresh now and then hands
