@@ -102,7 +102,7 @@ def main() -> None:
                 print(
                     f"{level:>12}  {1000 * statistics.median(took):>9.2f}  {1000 * p95:>7.2f}"
                     f"  {len(page['matches']):>4}  {page['count']}"
-                    f"{'+' if page['count_capped'] else ''}"
+                    f"{'+' if page.get('count_capped') else ''}"
                 )
         finally:
             server.should_exit = True

@@ -17,9 +17,8 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, Storage
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
 from redis.asyncio import ConnectionPool
 
 from app.api.deps import CurrentPlayer
@@ -38,14 +37,13 @@ class RateLimits:
         storage: Storage = MemoryStorage()
         if settings.redis_url is not None:
             self._redis_pool = ConnectionPool.from_url(settings.redis_url)
-            shared = storage_from_string(
+            storage = RedisStorage(
                 "async+" + settings.redis_url,
                 implementation="redispy",
                 key_prefix=settings.rate_limit_key_prefix,
-                connection_pool=self._redis_pool,
+                # limits hands its options to redis-py, which takes a pool (typed too narrowly)
+                connection_pool=self._redis_pool,  # type: ignore[arg-type]
             )
-            assert isinstance(shared, Storage)
-            storage = shared
         self.limiter = MovingWindowRateLimiter(storage)
 
     async def close(self) -> None:

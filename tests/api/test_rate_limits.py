@@ -279,3 +279,15 @@ async def test_limits_stay_open_when_their_redis_is_out_of_reach() -> None:
             assert await limits.refusal("1/minute", "guests", "127.0.0.1", "Slow down.") is None
     finally:
         await limits.close()
+
+
+async def test_verifications_are_limited_per_address(limited: LiveServer) -> None:
+    allowed = first_count(DEFAULTS.verifications_per_address)
+    async with from_address(limited, "127.0.0.1") as client:
+        for _ in range(allowed):
+            answer = await client.post("/api/replays/verify", json={"game": "c64-maze"})
+            assert answer.status_code != 429, answer.text
+        assert_rate_limited(await client.post("/api/replays/verify", json={"game": "c64-maze"}))
+    async with from_address(limited, "127.0.0.2") as neighbour:
+        answer = await neighbour.post("/api/replays/verify", json={"game": "c64-maze"})
+        assert answer.status_code != 429, answer.text
