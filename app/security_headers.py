@@ -39,7 +39,9 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("x-frame-options", "DENY"),
 )
 
-_ENCODED = tuple((name.encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS)
+_ENCODED = tuple(
+    (name.encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS
+)
 
 # The start of an HTTP response; the second is a WebSocket handshake refused with an HTTP
 # answer (the ASGI "websocket.http.response" extension).
@@ -69,4 +71,3 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
