@@ -64,10 +64,31 @@ class SecurityHeaders:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        # A WebSocket refused before it was accepted is answered with HTTP 403. The server
+        # writes that answer itself, without our headers, unless it is handed one through the
+        # "websocket.http.response" extension: then we hand it over, with them.
+        can_answer_http = "websocket.http.response" in scope.get("extensions", {})
+        accepted = False
 
         async def send_with_headers(message: Message) -> None:
-            if message["type"] in _RESPONSE_STARTS:
+            nonlocal accepted
+            kind = message["type"]
+            if kind in _RESPONSE_STARTS:
                 message = {**message, "headers": with_security_headers(message.get("headers", ()))}
+            elif kind == "websocket.accept":
+                accepted = True
+            elif kind == "websocket.close" and not accepted and can_answer_http:
+                await send(
+                    {
+                        "type": "websocket.http.response.start",
+                        "status": 403,
+                        "headers": with_security_headers(
+                            [(b"content-type", b"text/plain; charset=utf-8")]
+                        ),
+                    }
+                )
+                await send({"type": "websocket.http.response.body", "body": b"Forbidden"})
+                return
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
