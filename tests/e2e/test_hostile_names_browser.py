@@ -4,11 +4,11 @@ A player named <img src onerror=import('//127.1:8979')> ran a module in her oppo
 page: the table put "Waiting for <colour> (<name>)." into innerHTML. Here a player with a
 payload for a name plays a turn of every game with a second player (C64 Trains needs a
 third); the lobby page, the match page of both players and a spectator, the replay page and
-(for finished matches) the history page are opened, and a payload is sent as chat. In every
-page an init script records each Content-Security-Policy violation; the payloads would set
-window.__pwned. Each page must show the payload as text, leave the flag unset and raise no
-violation. Payloads are cycled over the games (the C64 games get those that run when parsed
-as HTML); moves are made over the REST API, as clicking is not the point here.
+(for finished matches) the history page are opened, and a payload is sent as chat. Every
+page records each Content-Security-Policy violation (conftest `watched_page`); the payloads
+would set window.__pwned. Each page must show the payload as text, leave the flag unset and
+raise no violation. Payloads are cycled over the games (the C64 games get those that run
+when parsed as HTML); moves are made over the REST API, as clicking is not the point here.
 """
 
 from __future__ import annotations
@@ -56,27 +56,12 @@ GAMES = {
     "tactrics-solitary": 1,
 }
 
-RECORD_VIOLATIONS = """
-window.__cspViolations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  const { violatedDirective, blockedURI, sourceFile, lineNumber } = event;
-  window.__cspViolations.push(`${violatedDirective} ${blockedURI} at ${sourceFile}:${lineNumber}`);
-}, true);
-"""
-
 # A visible element with the payload in one of its own text nodes: rendered as text.
 SHOWS_AS_TEXT = """(payload) => [...document.querySelectorAll("body *")].some((el) =>
   el.checkVisibility()
   && [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.data.includes(payload)))"""
 
 PAGE_TIMEOUT_MS = 30_000  # a loaded CI machine renders slowly; each wait ends on an event
-
-
-def watched_page(new_page: Callable[..., Any], player: dict[str, str] | None = None) -> Any:
-    """A page whose every document records Content-Security-Policy violations."""
-    page = new_page(player=player)
-    page.context.add_init_script(RECORD_VIOLATIONS)
-    return page
 
 
 def assert_shown_harmlessly(page: Any, payloads: tuple[str, ...], where: str) -> None:
@@ -159,7 +144,7 @@ def test_the_games_listed_are_the_servers(live_server: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_hostile_names_run_nothing_in_any_page_of_a_match(
-    game: str, live_server: str, new_page: Callable[..., Any]
+    game: str, live_server: str, watched_page: Callable[..., Any]
 ) -> None:
     index = list(GAMES).index(game)
     hostile = PAYLOADS[index % len(PAYLOADS)]
@@ -169,14 +154,14 @@ def test_hostile_names_run_nothing_in_any_page_of_a_match(
     names = (hostile, *others)
 
     # The lobby lists the open table with its host's name.
-    second = watched_page(new_page, player=players[1] if len(players) > 1 else None)
+    second = watched_page(player=players[1] if len(players) > 1 else None)
     second.goto("/")
     assert_shown_harmlessly(second, (hostile,), f"{game}: lobby")
 
     play_a_turn_each(live_server, match_id, players)
 
-    mine = watched_page(new_page, player=players[0])
-    spectator = watched_page(new_page)
+    mine = watched_page(player=players[0])
+    spectator = watched_page()
     pages = {"the hostile player": mine, "a spectator": spectator}
     if len(players) > 1:
         pages["the second player"] = second
@@ -199,11 +184,11 @@ def test_hostile_names_run_nothing_in_any_page_of_a_match(
 
 
 def test_hostile_names_run_nothing_in_the_history_and_a_finished_replay(
-    finish_maze_match: Callable[..., dict[str, Any]], new_page: Callable[..., Any]
+    finish_maze_match: Callable[..., dict[str, Any]], watched_page: Callable[..., Any]
 ) -> None:
     names = (PAYLOADS[0], PAYLOADS[6])
     finished = finish_maze_match(names=names)
-    page = watched_page(new_page, player=finished["players"][1])
+    page = watched_page(player=finished["players"][1])
     page.goto("/history")
     assert_shown_harmlessly(page, names, "history page")
     page.goto(f"/replay/{finished['id']}")
