@@ -165,6 +165,9 @@ SINKS: tuple[Sink, ...] = (
         url=True,
     ),
     Sink(re.compile(r"\.(?:href|src|action|formAction)\s*=(?!=)"), "assign", _URL, url=True),
+    Sink(re.compile(r"(?<![.\w$])location\s*=(?!=)"), "assign", _URL, url=True),
+    Sink(re.compile(r"\blocation\s*\.\s*(?:assign|replace)\s*\("), "call", _URL, url=True),
+    Sink(re.compile(r"\bwindow\s*\.\s*open\s*\("), "call", _URL, url=True),
 )
 
 

@@ -41,6 +41,9 @@ BAD_JAVASCRIPT = {
     "protocol-relative": "link.href = `//${host}/x`;",
     "href attribute": 'a.setAttribute("href", url);',
     "xlink:href": 'use.setAttributeNS(XLINK, "xlink:href", target);',
+    "navigation": "window.location.assign(summary.link);",
+    "location": "location = next;",
+    "window.open": "window.open(chat.url)",
 }
 
 
@@ -64,6 +67,7 @@ GOOD_JAVASCRIPT = {
     "function handler": 'h("button", { onclick: () => go() }, "Go")',
     "function timer": "setTimeout(() => item.remove(), 100);",
     "comparison": 'if (link.href === "/") x();',
+    "navigation to a path": "window.location.assign(`/match/${encodeURIComponent(id)}`);",
 }
 
 
