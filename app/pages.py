@@ -11,16 +11,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-PAGES = ("index", "match", "replay", "history", "404")
+PAGES = ("index", "match", "replay", "history", "404", "docs")
 
 
 def assemble_pages(static: Path) -> dict[str, str]:
     """Each page of PAGES (by file name without .html), rendered."""
     environment = Environment(
         loader=FileSystemLoader(static),
-        autoescape=select_autoescape(["html"]),
+        # Every template is HTML. Nothing a client sends is rendered here (the pages get no
+        # variables; names and chat are filled in by the page's script, as text), and
+        # escaping stays on so that a value passed in later cannot become markup.
+        autoescape=True,
         undefined=StrictUndefined,  # a misspelt name stops the start, not a page
         keep_trailing_newline=True,
     )

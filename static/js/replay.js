@@ -14,7 +14,7 @@
 import { applyOperation } from "/static/vendor/fast-json-patch/index.mjs";
 import { api, ApiError, loadPlayer, serverTime, verifyPlayer, withWatch } from "./api.js";
 import { pipDie, hasPips } from "./dice.js";
-import { clear, copyText, fill, h, logoSvg, svg, toast } from "./ui.js";
+import { clear, copyText, fill, h, logoSvg, setAttrs, svg, toast } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const watch = new URLSearchParams(location.search).get("watch");
@@ -601,7 +601,7 @@ function renderHeader() {
   els.exportBtn.title = later || "Download the full record of this match (JSON)";
   els.verify.title = later || "Re-run every move on the server and check the dice";
   els.live.hidden = data.status !== "active";
-  els.watchLive.href = withWatch(`/match/${encodeURIComponent(matchId)}`, watch);
+  setAttrs(els.watchLive, { href: withWatch(`/match/${encodeURIComponent(matchId)}`, watch) });
 
   if (summary && (summary.seed_commitment || summary.seed)) {
     els.fair.hidden = false;

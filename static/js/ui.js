@@ -4,16 +4,42 @@ import { randomName } from "./names.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-function setAttrs(node, attrs) {
+// Attributes whose value the browser follows as a URL: a "javascript:" one would run script.
+const URL_ATTRIBUTES = new Set(["href", "src", "xlink:href", "action", "formaction", "srcdoc"]);
+// What a URL starts with once the browser has dropped the whitespace and control characters
+// it ignores (so "java\tscript:" counts too).
+const SCRIPT_URL = /^(javascript|vbscript|data):/i;
+
+function refuseScriptUrl(key, value) {
+  if (key === "srcdoc") throw new Error("srcdoc is HTML: build the frame's document from nodes");
+  if (SCRIPT_URL.test(value.replace(/[\u0000-\u0020]/g, ""))) throw new Error(`Refused a script URL in ${key}`);
+}
+
+/**
+ * Sets attributes the way h() does, on an element that already exists. Untrusted text only
+ * ever becomes text or a plain attribute value: an on* attribute takes a function (a string
+ * would be script), a URL attribute refuses script URLs, and a style string goes through the
+ * CSSOM (the Content-Security-Policy forbids inline style attributes).
+ */
+export function setAttrs(node, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.setAttribute("class", value);
+    if (key.toLowerCase().startsWith("on")) {
+      if (typeof value !== "function") throw new Error(`${key} must be a function, not a string of script`);
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "class") node.setAttribute("class", value);
     else if (key === "text") node.textContent = value;
-    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
-    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : String(value));
+    else if (key === "style") {
+      if (typeof value === "object") Object.assign(node.style, value);
+      else node.style.cssText = String(value);
+    } else if (key === "dataset") Object.assign(node.dataset, value);
+    else {
+      const text = value === true ? "" : String(value);
+      if (URL_ATTRIBUTES.has(key.toLowerCase())) refuseScriptUrl(key.toLowerCase(), text);
+      node.setAttribute(key, text);
+    }
   }
+  return node;
 }
 
 function childNodes(children) {
@@ -110,7 +136,12 @@ function mergeNode(old, fresh) {
   if (old.nodeType === Node.TEXT_NODE) { old.data = fresh.data; return old; }
   if (old.nodeType !== Node.ELEMENT_NODE) return fresh;
   for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
-  for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  for (const { name, value } of fresh.attributes) {
+    if (old.getAttribute(name) === value) continue;
+    // setAttribute("style") is an inline style the Content-Security-Policy blocks; the CSSOM is not.
+    if (name === "style") old.style.cssText = value;
+    else old.setAttribute(name, value);
+  }
   mergeChildren(old, [...fresh.childNodes]);
   return old;
 }

@@ -313,3 +313,26 @@ def finish_maze_match(live_server: str) -> Callable[..., dict[str, Any]]:
         return play_c64_maze_to_the_end(live_server, **kwargs)
 
     return play
+
+
+# ------------------------------------------------------------------ Content-Security-Policy
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  const { violatedDirective, blockedURI, sourceFile, lineNumber } = event;
+  window.__cspViolations.push(`${violatedDirective} ${blockedURI} at ${sourceFile}:${lineNumber}`);
+}, true);
+"""
+
+
+@pytest.fixture
+def watched_page(new_page: Callable[..., Any]) -> Callable[..., Any]:
+    """watched_page(player=None) -> new_page(player=...) whose every document records each
+    Content-Security-Policy violation in window.__cspViolations."""
+
+    def make(player: dict[str, str] | None = None) -> Any:
+        page = new_page(player=player)
+        page.context.add_init_script(RECORD_CSP_VIOLATIONS)
+        return page
+
+    return make

@@ -326,7 +326,7 @@ export function createC64Table(root, ctx, game) {
       const options = movesOf("take");
       if (sel.takeCards.length === 0) {
         for (const o of options) for (const c of o.cards) legalCards.add(c.card);
-        note = "Set-up: pick <strong>2 cards</strong> from one row or column of your grid.";
+        note = ["Set-up: pick ", h("strong", {}, "2 cards"), " from one row or column of your grid."];
       } else if (sel.takeCards.length === 1) {
         for (const o of options) {
           const ids = o.cards.map((c) => c.card);
@@ -346,13 +346,13 @@ export function createC64Table(root, ctx, game) {
       }
       if (m === "return") {
         note = sel.card === null
-          ? "Set-up: choose the active card to <strong>put back</strong> (no action)."
+          ? ["Set-up: choose the active card to ", h("strong", {}, "put back"), " (no action)."]
           : "Now click an empty space to put it back.";
       } else if (sel.cell) {
         note = "Your last active card: pick the faces of your next two cards.";
       } else {
         note = sel.card === null
-          ? "Your turn: click an <strong>active card</strong> to play."
+          ? ["Your turn: click an ", h("strong", {}, "active card"), " to play."]
           : "Now click a highlighted empty space: the card goes there and its action happens.";
       }
       if (sel.cell) {
@@ -383,8 +383,9 @@ export function createC64Table(root, ctx, game) {
       chosenCard: sel.cell ? (joy?.active || []).find((c) => c.id === sel.card) : null,
       clickableCards: m === "take" && !busy ? new Set(movesOf("take").flatMap((o) => o.cards.map((c) => c.card))) : null,
     });
-    mine.note.innerHTML = note;
-    mine.note.hidden = !note;
+    // A note names players: built as text, never parsed as HTML.
+    morph(mine.note, note);
+    mine.note.hidden = !note.length;
 
     // The chooser, when a choice of faces is pending.
     const choice = pendingChoice();
