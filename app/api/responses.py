@@ -43,7 +43,7 @@ CONFLICT = {
     )
 }
 
-# On every router: another engineer's rate limits guard every operation.
+# On every router: a rate limit (app/services/rate_limits.py) guards every operation.
 COMMON = LIMITED
 GUEST_READ = TOKEN
 GUEST_CHANGE = merged(BAD_INPUT, TOKEN, FORBIDDEN)
