@@ -30,6 +30,24 @@ class Settings(BaseSettings):
     chat_per_minute: int = Field(
         default=30, description="chat messages a connection may send a minute"
     )
+    # A connection whose client does not read is dropped (close code 4500, the client resyncs)
+    # once this much waits for it, or once one frame waits this long.
+    socket_outbox_frames: int = Field(
+        default=512, description="frames that may wait for one connection"
+    )
+    socket_outbox_bytes: int = Field(
+        default=512 * 1024, description="characters of frames that may wait for one connection"
+    )
+    socket_send_timeout: float = Field(
+        default=15.0, description="seconds one frame may wait for a client that does not read"
+    )
+    socket_close_timeout: float = Field(
+        default=60.0,
+        description="seconds a close frame may wait behind what a client has not read yet",
+    )
+    presence_interval: float = Field(
+        default=0.5, description="at least this many seconds between two presence frames"
+    )
     migrate_on_start: bool = True
 
     @field_validator("database_url")
