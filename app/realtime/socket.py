@@ -161,12 +161,15 @@ class MatchConnection:
             if self.closing is None or (current is not None and current.cancelling()):
                 raise
         finally:
-            # No task or exception may keep this connection (and what it queued) alive.
-            self.conversation = None
             if self.closing is None:
                 await self._drain(sender)
             else:
                 await self._close(sender, *self.closing)
+            # The exception that ends a connection keeps this frame, and with it its locals,
+            # alive: tasks left here would close a reference cycle (task -> its cancellation
+            # -> the exception -> this frame -> task) that only the full collection frees.
+            self.conversation = None
+            del sender
 
     async def _converse(self) -> None:
         if not await self._hello():
