@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     presence_interval: float = Field(
         default=0.5, description="at least this many seconds between two presence frames"
     )
+    gc_full_interval: float = Field(
+        default=10.0,
+        description="seconds between collections of the oldest generation (0: never forced)",
+    )
     migrate_on_start: bool = True
 
     @field_validator("database_url")

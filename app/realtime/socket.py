@@ -26,6 +26,7 @@ from app.context import AppContext, match_channel
 from app.db.models import ChatMessage, Match
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
+from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
 from app.services import matches as lobby
 from app.services.players import player_for_token
@@ -211,8 +212,8 @@ class MatchConnection:
             await self._drain_now()  # the error frame saying why goes out first
         await self._stop(sender)
         self.outbox.clear()
-        # A client that does not read only gets the close frame once it reads what is ahead of
-        # it; the wait is bounded and holds nothing of the match.
+        if code == CLOSE_TOO_SLOW and close_now(self.websocket, code, reason):
+            return
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
                 self.websocket.close(code=code, reason=reason),

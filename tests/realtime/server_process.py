@@ -7,6 +7,7 @@ import asyncio
 import base64
 import os
 import secrets
+import socket
 import struct
 import subprocess
 import sys
@@ -90,7 +91,13 @@ class RawSocket:
     @classmethod
     async def open(cls, ws_url: str, path: str) -> RawSocket:
         host, port = ws_url.removeprefix("ws://").split(":")
-        reader, writer = await asyncio.open_connection(host, int(port))
+        sock = socket.socket()
+        # A small receive window, like a client on a poor link: what it does not read stays
+        # on the server instead of in this machine's kernel buffers.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+        reader, writer = await asyncio.open_connection(sock=sock)
         key = base64.b64encode(secrets.token_bytes(16)).decode()
         writer.write(
             (
