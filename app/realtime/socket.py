@@ -228,16 +228,22 @@ class MatchConnection:
 
     async def _send_loop(self) -> None:
         timeout = self.context.settings.socket_send_timeout
-        while True:
-            text = await self.outbox.get()
-            try:
-                await asyncio.wait_for(self.websocket.send_text(text), timeout)
-            except TimeoutError:
-                self.outbox.clear()
-                self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
-                return
-            finally:
-                self.outbox.done()
+        loop = asyncio.get_running_loop()
+        try:
+            # One timeout context for the loop's life, armed only while a frame is written:
+            # wait_for would make a task for every frame.
+            async with asyncio.timeout(None) as deadline:
+                while True:
+                    text = await self.outbox.get()
+                    deadline.reschedule(loop.time() + timeout)
+                    try:
+                        await self.websocket.send_text(text)
+                    finally:
+                        self.outbox.done()
+                    deadline.reschedule(None)
+        except TimeoutError:
+            self.outbox.clear()
+            self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
 
     async def _hello(self) -> bool:
         while True:
