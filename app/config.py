@@ -48,9 +48,9 @@ class Settings(BaseSettings):
     presence_interval: float = Field(
         default=0.5, description="at least this many seconds between two presence frames"
     )
-    gc_full_interval: float = Field(
-        default=10.0,
-        description="seconds between collections of the oldest generation (0: never forced)",
+    gc_after_closed_sockets: int = Field(
+        default=250,
+        description="closed sockets after which the oldest generation is collected (0: never)",
     )
     migrate_on_start: bool = True
 

@@ -24,6 +24,7 @@ from app.engine.runtime import MatchRuntime
 from app.errors import ArcadeError
 from app.pages import assemble_pages
 from app.realtime import socket
+from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
 
@@ -48,19 +49,6 @@ def wants_a_page(request: Request) -> bool:
     )
 
 
-async def collect_old_generation(interval: float) -> None:
-    """With the thresholds above the oldest generation is almost never collected, and what a
-    closed connection leaves in reference cycles (uvicorn's protocol objects, for one) has
-    usually aged into it: 1,000 sockets opened and closed kept about 50 MB each time. One full
-    collection every few seconds, skipped when nothing aged since the last, frees it at a
-    small, steady cost instead of a growing heap."""
-    while True:
-        await asyncio.sleep(interval)
-        _young, aged, collections_since_full = gc.get_count()
-        if aged or collections_since_full:
-            gc.collect()
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     pages = assemble_pages(STATIC)  # once: the files do not change while the server runs
@@ -73,11 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         gc.set_threshold(50_000, 20, 100)
-        collector = (
-            asyncio.create_task(collect_old_generation(settings.gc_full_interval))
-            if settings.gc_full_interval > 0
-            else None
-        )
+        # ...which leaves what closed connections keep in cycles to a collection of its own.
+        old_generation.configure(every=settings.gc_after_closed_sockets, min_interval=1.0)
         if settings.migrate_on_start:
             await asyncio.to_thread(upgrade_to_head, settings.database_url)
         engine = make_engine(settings.database_url)
@@ -101,8 +86,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            if collector is not None:
-                collector.cancel()
             await app.state.context.runtime.close()
             await hub.stop()
             await engine.dispose()

@@ -26,6 +26,7 @@ from app.context import AppContext, match_channel
 from app.db.models import ChatMessage, Match
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
+from app.realtime.collector import old_generation
 from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
 from app.services import matches as lobby
@@ -171,6 +172,7 @@ class MatchConnection:
             # -> the exception -> this frame -> task) that only the full collection frees.
             self.conversation = None
             del sender
+            old_generation.connection_closed()
 
     async def _converse(self) -> None:
         if not await self._hello():
