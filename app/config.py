@@ -54,6 +54,28 @@ class Settings(BaseSettings):
     rate_limit_key_prefix: str = "arcade-limits"
     # Lists of matches count at most this many (the `count` of a page, reported as capped).
     list_count_cap: int = Field(default=1000, ge=1)
+    # A connection whose client does not read is dropped (close code 4500, the client resyncs)
+    # once this much waits for it, or once one frame waits this long.
+    socket_outbox_frames: int = Field(
+        default=512, description="frames that may wait for one connection"
+    )
+    socket_outbox_bytes: int = Field(
+        default=512 * 1024, description="characters of frames that may wait for one connection"
+    )
+    socket_send_timeout: float = Field(
+        default=15.0, description="seconds one frame may wait for a client that does not read"
+    )
+    socket_close_timeout: float = Field(
+        default=60.0,
+        description="seconds a close frame may wait behind what a client has not read yet",
+    )
+    presence_interval: float = Field(
+        default=0.5, description="at least this many seconds between two presence frames"
+    )
+    gc_after_closed_sockets: int = Field(
+        default=250,
+        description="closed sockets after which the oldest generation is collected (0: never)",
+    )
     migrate_on_start: bool = True
     public_origins: str = Field(
         default="",

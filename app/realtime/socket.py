@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from datetime import UTC, datetime
@@ -24,6 +25,9 @@ from app.context import AppContext, match_channel
 from app.db.models import ChatMessage, Match
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
+from app.realtime.collector import old_generation
+from app.realtime.hangup import close_now
+from app.realtime.outbox import Outbox
 from app.services import matches as lobby
 from app.services.players import player_for_token
 from app.services.rate_limits import limits_of
@@ -34,6 +38,9 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 HELLO_TIMEOUT = 30.0
 CHAT_HISTORY = 50
+# Close codes (besides 4404 and 4408, said during hello).
+CLOSE_TOO_SLOW = 4500  # the client did not read its frames: it reconnects and gets a snapshot
+CLOSE_FORBIDDEN = 4403  # the match became private and this viewer may no longer watch
 
 
 def _dump(message: dict[str, Any]) -> str:
@@ -53,6 +60,28 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await connection.serve()
 
 
+async def presence_frame(context: AppContext, match_id: str) -> str:
+    """The presence frame of a match as this process sees it, once for all its connections."""
+    online = context.presence.online(match_id)
+    live = await context.runtime.get(match_id)
+    if live is not None:
+        seats = [
+            {"seat": i, "name": n, "online": p in online}
+            for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
+        ]
+    else:
+        async with context.sessions() as session:
+            match = await lobby.get_match(session, match_id=match_id)
+            names = await lobby.player_names(session, [match])
+        seats = [
+            {"seat": i, "name": names.get(p) if p else None, "online": p in online}
+            for i, p in enumerate(match.seats)
+        ]
+    return _dump(
+        {"type": "presence", "seats": seats, "spectators": context.presence.spectators(match_id)}
+    )
+
+
 class MatchConnection:
     def __init__(self, context: AppContext, websocket: WebSocket, match_id: str) -> None:
         self.context = context
@@ -61,14 +90,36 @@ class MatchConnection:
         self.player_id: str | None = None
         self.player_name: str | None = None
         self.sent_version: int | None = None  # None until a snapshot went out
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.watch: str | None = None  # the watch link offered in hello
+        self.admitted = False  # past hello
+        settings = context.settings
+        self.outbox = Outbox(
+            max_frames=settings.socket_outbox_frames, max_bytes=settings.socket_outbox_bytes
+        )
         self.lock = asyncio.Lock()
         self.connection_key = secrets.token_hex(8)  # rate limits per connection
         self.cookie_refused = False  # an unknown cookie is said once; then it is a spectator
+        self.conversation: asyncio.Task[None] | None = None
+        self.closing: tuple[int, str] | None = None  # (code, reason) once the server hangs up
 
     # --- plumbing ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(_dump(message))
+        self.send_text(_dump(message))
+
+    def send_text(self, text: str) -> None:
+        if self.closing is not None:
+            return
+        if not self.outbox.put(text):
+            self.outbox.clear()  # nothing more goes out: the client resyncs when it is back
+            self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
+
+    def hang_up(self, code: int, reason: str) -> None:
+        """Ends this connection from anywhere (a send, a notice): serve() closes the socket."""
+        if self.closing is not None:
+            return
+        self.closing = (code, reason)
+        if self.conversation is not None:
+            self.conversation.cancel()
 
     def error(self, code: str, message: str, move_id: str | None = None) -> None:
         payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -100,48 +151,107 @@ class MatchConnection:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             self.error("bad_request", 'Every message must be a JSON object with a "type".')
             return None
+        if message["type"] == "hello" and not self.admitted:
+            # The last hello before the connection is let in is the one it was let in with:
+            # its watch link decides whether it may keep watching if the match turns private.
+            watch = message.get("watch")
+            self.watch = watch if isinstance(watch, str) else None
         return message
 
     # --- life of a socket ------------------------------------------------------------------
     async def serve(self) -> None:
         sender = asyncio.create_task(self._send_loop())
+        self.conversation = asyncio.create_task(self._converse())
         try:
-            if not await self._hello():
-                return
-            async with self.context.hub.subscribe(match_channel(self.match_id)) as inbox:
-                self.context.presence.connect(self.match_id, self.player_id)
-                try:
-                    await self.context.notify(self.match_id, "presence")
-                    await self._greet()
-                    listener = asyncio.create_task(self._listen(inbox))
-                    try:
-                        await self._receive_loop()
-                    finally:
-                        listener.cancel()
-                        with contextlib.suppress(BaseException):
-                            await listener
-                finally:
-                    self.context.presence.disconnect(self.match_id, self.player_id)
-                    with contextlib.suppress(Exception):
-                        await self.context.notify(self.match_id, "presence")
+            await self.conversation
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if self.closing is None or (current is not None and current.cancelling()):
+                raise
         finally:
-            await self._drain(sender)
+            if self.closing is None:
+                await self._drain(sender)
+            else:
+                await self._close(sender, *self.closing)
+            # The exception that ends a connection keeps this frame, and with it its locals,
+            # alive: tasks left here would close a reference cycle (task -> its cancellation
+            # -> the exception -> this frame -> task) that only the full collection frees.
+            self.conversation = None
+            del sender
+            old_generation.connection_closed()
+
+    async def _converse(self) -> None:
+        if not await self._hello():
+            return
+        self.admitted = True
+        context = self.context
+        async with context.hub.subscribe(match_channel(self.match_id)) as inbox:
+            context.presence.connect(self.match_id, self.player_id)
+            try:
+                await context.presence.announce(context.hub, self.match_id)
+                await self._greet()
+                context.presence.enter(
+                    self.match_id,
+                    self.send_text,
+                    hub=context.hub,
+                    build=functools.partial(presence_frame, context),
+                    interval=context.settings.presence_interval,
+                )
+                listener = asyncio.create_task(self._listen(inbox))
+                try:
+                    await self._receive_loop()
+                finally:
+                    listener.cancel()
+                    with contextlib.suppress(BaseException):
+                        await listener
+                    del listener
+            finally:
+                context.presence.leave(self.match_id, self.send_text)
+                context.presence.disconnect(self.match_id, self.player_id)
+                await context.presence.announce(context.hub, self.match_id)
 
     async def _drain(self, sender: asyncio.Task[None]) -> None:
         # Let queued frames go out (the last error, say) before the task stops.
+        await self._drain_now()
+        await self._stop(sender)
+
+    async def _close(self, sender: asyncio.Task[None], code: int, reason: str) -> None:
+        if code != CLOSE_TOO_SLOW:
+            await self._drain_now()  # the error frame saying why goes out first
+        await self._stop(sender)
+        self.outbox.clear()
+        if code == CLOSE_TOO_SLOW and close_now(self.websocket, code, reason):
+            return
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.outbox.join(), timeout=1.0)
+            await asyncio.wait_for(
+                self.websocket.close(code=code, reason=reason),
+                self.context.settings.socket_close_timeout,
+            )
+
+    @staticmethod
+    async def _stop(sender: asyncio.Task[None]) -> None:
         sender.cancel()
         with contextlib.suppress(BaseException):
             await sender
 
     async def _send_loop(self) -> None:
-        while True:
-            text = await self.outbox.get()
-            try:
-                await self.websocket.send_text(text)
-            finally:
-                self.outbox.task_done()
+        timeout = self.context.settings.socket_send_timeout
+        loop = asyncio.get_running_loop()
+        try:
+            # One timeout context for the loop's life, armed only while a frame is written:
+            # wait_for would make a task for every frame.
+            async with asyncio.timeout(None) as deadline:
+                while True:
+                    text = await self.outbox.get()
+                    deadline.reschedule(loop.time() + timeout)
+                    try:
+                        await self.websocket.send_text(text)
+                    finally:
+                        self.outbox.done()
+                    deadline.reschedule(None)
+        except TimeoutError:
+            self.outbox.clear()
+            self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
 
     async def _hello(self) -> bool:
         while True:
@@ -193,7 +303,7 @@ class MatchConnection:
 
     async def _drain_now(self) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.outbox.join(), timeout=1.0)
+            await asyncio.wait_for(self.outbox.wait_empty(), timeout=1.0)
 
     async def _greet(self) -> None:
         async with self.context.sessions() as session:
@@ -217,7 +327,6 @@ class MatchConnection:
             await self._snapshot()
             if status == "abandoned":  # ended by a player: the last position, and why it stopped
                 await self._send_lobby()
-        await self._send_presence()
         for item in reversed(chat):
             self.send(
                 {
@@ -275,9 +384,7 @@ class MatchConnection:
                     async with self.lock:
                         if self.sent_version is None:
                             await self._snapshot_locked()
-                    await self._send_presence()
-                elif kind == "presence":
-                    await self._send_presence()
+                    self.context.presence.request(self.match_id)
                 elif kind == "chat":
                     self.send({"type": "chat", **notice["message"]})
                 elif kind == "rematch":
@@ -334,6 +441,11 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
+        if not lobby.may_watch(match, player_id=self.player_id, watch=self.watch):
+            # The match was made private: only its players and watch-link holders stay.
+            self.error("forbidden", "This match is now private: ask a player for the watch link.")
+            self.hang_up(CLOSE_FORBIDDEN, "match made private")
+            return
         online = self.context.presence.online(self.match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
         message: dict[str, Any] = {"type": "lobby", "match": summary}
@@ -348,30 +460,6 @@ class MatchConnection:
         online = self.context.presence.online(match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
         self.send({"type": "rematch", "match": summary})
-
-    async def _send_presence(self) -> None:
-        online = self.context.presence.online(self.match_id)
-        live = await self._live()
-        if live is not None:
-            seats = [
-                {"seat": i, "name": n, "online": p in online}
-                for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
-            ]
-        else:
-            async with self.context.sessions() as session:
-                match = await lobby.get_match(session, match_id=self.match_id)
-                names = await lobby.player_names(session, [match])
-            seats = [
-                {"seat": i, "name": names.get(p) if p else None, "online": p in online}
-                for i, p in enumerate(match.seats)
-            ]
-        self.send(
-            {
-                "type": "presence",
-                "seats": seats,
-                "spectators": self.context.presence.spectators(self.match_id),
-            }
-        )
 
     # --- incoming messages -----------------------------------------------------------------
     async def _on_move(self, message: dict[str, Any]) -> None:

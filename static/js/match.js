@@ -1149,6 +1149,9 @@ function connect() {
       showName();
       toast("Your guest pass expired on this server; you are watching. Take a seat to get a new one.", { kind: "error" });
     },
+    onRefused: (code) => {
+      if (code === 4403) privateRefused(); // the host made the match private while we watched
+    },
     onError: (msg) => {
       if (msg.code === "forbidden" && !state) { privateRefused(); return; }
       if (msg.id && msg.id === chatInFlight?.id) { chatRefused(msg); return; }

@@ -24,7 +24,8 @@ export class MoveRefused extends Error {
 export class MatchSocket {
   /**
    * handlers: onSnapshot(state, version), onPatch(state, events, version), onLobby(summary),
-   * onPresence(msg), onChat(msg), onError(msg), onStatus(status, detail)
+   * onPresence(msg), onChat(msg), onError(msg), onStatus(status, detail),
+   * onRefused(code, reason) when the server closed the socket for good
    * status is "connecting" | "open" | "reconnecting" | "closed".
    */
   constructor(matchId, { guest = null, ...handlers } = {}) {
@@ -85,8 +86,11 @@ export class MatchSocket {
       this.ws = null;
       for (const entry of this.pending.values()) entry.sent = false;
       if (this.stopped) { this._setStatus("closed"); return; }
-      // 4xxx codes are the server's deliberate refusals (unknown match, bad hello...).
+      // 4000-4499 are the server's deliberate refusals (unknown match, made private...);
+      // 4408 (no hello in time) and 4500 (fell behind: frames dropped) reconnect, and the
+      // hello of the new connection brings a fresh snapshot.
       if (event.code >= 4000 && event.code < 4500 && event.code !== 4408) {
+        this.handlers.onRefused?.(event.code, event.reason);
         this._setStatus("closed", event.reason || "The server closed the connection.");
         for (const [id, entry] of this.pending) {
           entry.reject(new MoveRefused("closed", event.reason || "The connection was closed."));

@@ -1,0 +1,36 @@
+"""Closing a socket whose client stopped reading.
+
+An ASGI `websocket.close` waits, like every send, until the server's write buffer has room,
+which never happens for a client that does not read. uvicorn's own keepalive writes its
+close frame past that wait; `close_now` does the same for our close codes, so the client
+learns why once it reads again, and the connection holds no more than its write buffer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import WebSocket
+
+
+def _protocol(websocket: WebSocket) -> Any:
+    # Starlette hands the server's `receive` through unwrapped: it is a method of uvicorn's
+    # protocol object for this connection.
+    return getattr(getattr(websocket, "_receive", None), "__self__", None)
+
+
+def close_now(websocket: WebSocket, code: int, reason: str) -> bool:
+    """Queues the close frame behind what is unsent and closes; False if this server (not
+    uvicorn's websockets-sansio protocol) offers no way past a full buffer."""
+    protocol = _protocol(websocket)
+    conn = getattr(protocol, "conn", None)
+    transport = getattr(protocol, "transport", None)
+    if conn is None or transport is None or not hasattr(protocol, "close_sent"):
+        return False
+    if protocol.close_sent or transport.is_closing():
+        return True
+    conn.fail(code, reason)
+    transport.write(b"".join(conn.data_to_send()))
+    protocol.close_sent = True
+    transport.close()  # after the buffer is written, or at once if the peer went away
+    return True
