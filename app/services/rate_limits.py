@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -23,6 +24,7 @@ from redis.asyncio import ConnectionPool
 
 from app.api.deps import CurrentPlayer
 from app.config import Settings
+from app.db.models import Player
 from app.errors import RateLimited
 
 log = logging.getLogger(__name__)
@@ -118,80 +120,88 @@ def client_address(request: Request) -> str:
 # --- the doors, as route dependencies ---------------------------------------------------------
 
 
-async def limit_guest_creation(request: Request) -> None:
-    limits = limits_of(request.app)
-    await limits.check(
-        limits.settings.guests_per_address,
-        "guests",
-        client_address(request),
-        "Too many guests were created from your address.",
+@dataclass(frozen=True)
+class Door:
+    """One limit on a route: the setting holding its rule, the name its counts go under,
+    whose passages it counts (the client's address, or the signed-in player), and the
+    sentence a refusal starts with."""
+
+    setting: str
+    name: str
+    per: Literal["address", "player"]
+    message: str
+
+
+def _guarded(*doors: Door) -> Callable[..., Awaitable[None]]:
+    """A route dependency that counts one passage through each door, in order."""
+
+    async def check(request: Request, player: Player | None) -> None:
+        limits = limits_of(request.app)
+        for door in doors:
+            key = player.id if door.per == "player" and player else client_address(request)
+            await limits.check(getattr(limits.settings, door.setting), door.name, key, door.message)
+
+    if any(door.per == "player" for door in doors):
+
+        async def by_player(request: Request, player: CurrentPlayer) -> None:
+            await check(request, player)
+
+        return by_player
+
+    async def by_address(request: Request) -> None:
+        await check(request, None)
+
+    return by_address
+
+
+_TABLE_CHANGES = "Slow down: too many changes to tables."
+limit_guest_creation = _guarded(
+    Door(
+        "guests_per_address", "guests", "address", "Too many guests were created from your address."
     )
-
-
-async def limit_lobby_creation(request: Request, player: CurrentPlayer) -> None:
-    limits = limits_of(request.app)
-    message = "You are opening tables too fast."
-    await limits.check(limits.settings.lobbies_per_player, "lobbies", player.id, message)
-    await limits.check(
-        limits.settings.lobbies_per_address,
+)
+limit_lobby_creation = _guarded(
+    Door("lobbies_per_player", "lobbies", "player", "You are opening tables too fast."),
+    Door(
+        "lobbies_per_address",
         "lobbies-address",
-        client_address(request),
+        "address",
         "Too many tables were opened from your address.",
-    )
-
-
-async def limit_lobby_writes(request: Request, player: CurrentPlayer) -> None:
-    limits = limits_of(request.app)
-    message = "Slow down: too many changes to tables."
-    await limits.check(limits.settings.lobby_writes_per_player, "lobby-writes", player.id, message)
-    await limits.check(
-        limits.settings.lobby_writes_per_address,
-        "lobby-writes-address",
-        client_address(request),
-        message,
-    )
-
-
-async def limit_http_moves(request: Request, player: CurrentPlayer) -> None:
-    limits = limits_of(request.app)
-    await limits.check(
-        limits.settings.http_moves_per_player,
-        "moves",
-        player.id,
-        "Slow down: too many moves.",
-    )
-
-
-async def limit_record_reads(request: Request) -> None:
-    """Logs, replays and replay frames: each read rebuilds or reads a whole match."""
-    limits = limits_of(request.app)
-    await limits.check(
-        limits.settings.record_reads_per_address,
+    ),
+)
+limit_lobby_writes = _guarded(
+    Door("lobby_writes_per_player", "lobby-writes", "player", _TABLE_CHANGES),
+    Door("lobby_writes_per_address", "lobby-writes-address", "address", _TABLE_CHANGES),
+)
+limit_http_moves = _guarded(
+    Door("http_moves_per_player", "moves", "player", "Slow down: too many moves.")
+)
+# Logs, replays and replay frames: each read rebuilds or reads a whole match.
+limit_record_reads = _guarded(
+    Door(
+        "record_reads_per_address",
         "records",
-        client_address(request),
+        "address",
         "Too many match records were read from your address.",
     )
-
-
-async def limit_list_reads(request: Request) -> None:
-    limits = limits_of(request.app)
-    await limits.check(
-        limits.settings.list_reads_per_address,
+)
+limit_list_reads = _guarded(
+    Door(
+        "list_reads_per_address",
         "lists",
-        client_address(request),
+        "address",
         "Too many lists of matches were read from your address.",
     )
-
-
-async def limit_verifications(request: Request) -> None:
-    """Verifying a record re-runs a whole match through the rules."""
-    limits = limits_of(request.app)
-    await limits.check(
-        limits.settings.verifications_per_address,
+)
+# Verifying a record re-runs a whole match through the rules.
+limit_verifications = _guarded(
+    Door(
+        "verifications_per_address",
         "verify",
-        client_address(request),
+        "address",
         "Too many records were verified from your address.",
     )
+)
 
 
 GuestCreationLimit = Annotated[None, Depends(limit_guest_creation)]
