@@ -401,7 +401,9 @@ function renderAgreement(isHost, seated) {
   } else {
     line = "The seated players must accept these options before the start.";
   }
-  fill(els.agreement, h("p", { class: "small", "data-testid": "agreement-text" }, line), action);
+  // Merged, not replaced: presence and lobby updates re-render this often, and a rebuilt
+  // Accept button would lose the focus the lobby hint gave it (or a press in progress).
+  morph(els.agreement, h("p", { class: "small", "data-testid": "agreement-text" }, line), action);
 }
 
 async function acceptOptions(button) {

@@ -253,6 +253,7 @@ function buildLog(from = 0) {
     if (!chunk || chunk.childElementCount >= CHUNK) {
       chunk = h("div", { class: "log-chunk", role: "none" });
       els.log.append(chunk);
+      chunkSizes.observe(chunk);
     }
     const item = logItem(i);
     logItems[i] = item;
@@ -288,7 +289,19 @@ let revealFrame = 0;
 
 function revealCurrent() {
   cancelAnimationFrame(revealFrame);
+  followCurrent = true;
   if (currentItem && !revealItem(currentItem)) settleReveal(0, 0);
+}
+
+// A chunk laid out late (a busy machine can take longer than the frames above) still moves
+// the current move: whenever a chunk changes size, the list follows the current move again,
+// until the viewer scrolls the list herself.
+let followCurrent = false;
+const chunkSizes = new ResizeObserver(() => {
+  if (followCurrent && currentItem) revealItem(currentItem);
+});
+for (const kind of ["wheel", "touchstart", "pointerdown"]) {
+  els.log.addEventListener(kind, () => { followCurrent = false; }, { passive: true });
 }
 
 function settleReveal(frame, framesInSight) {

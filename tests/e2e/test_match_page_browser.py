@@ -139,7 +139,7 @@ def test_a_refused_chat_message_keeps_its_text_and_one_toast(
     expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "open")
     chat_input = page.get_by_test_id("chat-input")
     messages = page.get_by_test_id("chat-message")
-    # the server takes 30 chat messages a minute from one connection
+    # the server takes 30 chat messages a minute from one player
     for n in range(1, 31):
         send_chat(page, f"hello {n}")
         expect(messages).to_have_count(n)

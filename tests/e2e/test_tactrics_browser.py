@@ -162,6 +162,20 @@ def test_advanced_setup_places_controllers_by_clicking_routers(
     pages[1].screenshot(path=str(artifacts / "tactrics-advanced.png"), full_page=True)
 
 
+ARROWS_AND_CONTROLLERS = """() => {
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+  const arrow = (d) => box(document.querySelector(`[data-testid="board-rotate-${d}"]`));
+  return {
+    controllers: [...document.querySelectorAll('[data-testid="controller"]')].map(box),
+    ccw: arrow("ccw"),
+    cw: arrow("cw"),
+  };
+}"""
+
+
 def test_advanced_board_arrows_never_cover_a_controller(
     new_page: Any, live_server: str, artifacts: Path
 ) -> None:
@@ -189,15 +203,14 @@ def test_advanced_board_arrows_never_cover_a_controller(
         knob = towers.nth(i)
         knob.click()
         expect(knob).to_have_attribute("data-selected", "true")
-        # Boxes are relative to the viewport, which a click may scroll: measure after it.
+        # Boxes are relative to the viewport, which a click may scroll (smoothly, over several
+        # frames on a busy machine): every box is measured in one go, in the same frame.
+        boxes = page.evaluate(ARROWS_AND_CONTROLLERS)
         centres = [
-            (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            for box in (
-                c.bounding_box() for c in page.locator('[data-testid="controller"]').all()
-            )
+            (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes["controllers"]
         ]
         for direction in ("ccw", "cw"):
-            box = page.get_by_test_id(f"board-rotate-{direction}").bounding_box()
+            box = boxes[direction]
             covered = [
                 (x, y) for x, y in centres
                 if box["x"] <= x <= box["x"] + box["width"]
