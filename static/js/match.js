@@ -903,9 +903,17 @@ els.chatForm.addEventListener("submit", (event) => {
   socket.chat(text, chatInFlight.id);
 });
 
+/**
+ * The toast key of a refusal: the same refusal repeated replaces its toast. A rate limit's
+ * sentence counts down ("Try again in 58 seconds."), so it is keyed by its code alone.
+ */
+function refusalKey(where, msg) {
+  return msg.code === "rate_limited" ? `${where}|rate_limited` : `${where}|${msg.code}|${msg.message}`;
+}
+
 function chatRefused(msg) {
   chatInFlight = null;
-  toast(msg.message || msg.code, { kind: "error", title: "Message not sent", key: `chat|${msg.code}|${msg.message}` });
+  toast(msg.message || msg.code, { kind: "error", title: "Message not sent", key: refusalKey("chat", msg) });
 }
 
 // ------------------------------------------------------------------ fair dice, privacy, rematch
@@ -1157,7 +1165,7 @@ function connect() {
     onError: (msg) => {
       if (msg.code === "forbidden" && !state) { privateRefused(); return; }
       if (msg.id && msg.id === chatInFlight?.id) { chatRefused(msg); return; }
-      toast(msg.message || msg.code, { kind: "error", key: `socket|${msg.code}|${msg.message}` });
+      toast(msg.message || msg.code, { kind: "error", key: refusalKey("socket", msg) });
     },
   });
   socket.connect();
