@@ -36,6 +36,20 @@ def api_match(
 ) -> tuple[str, list[dict[str, str]]]:
     """A match of `game` for len(names) players created by the first, joined by the others
     and started, all through the REST API: (id, players by seat)."""
+    match_id, players = api_lobby(base, game, names, options)
+    with httpx.Client(base_url=base) as client:
+        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth(players[0]))
+        assert started.status_code == 200, started.text
+    return match_id, players
+
+
+def api_lobby(
+    base: str,
+    game: str,
+    names: Sequence[str] = ("Hosty", "Guesty"),
+    options: dict[str, Any] | None = None,
+) -> tuple[str, list[dict[str, str]]]:
+    """A lobby of `game` opened by the first player and joined by the others, not started."""
     with httpx.Client(base_url=base) as client:
         players = [api_player(client, name) for name in names]
         created = client.post(
@@ -48,8 +62,6 @@ def api_match(
         for guest in players[1:]:
             joined = client.post(f"/api/matches/{match_id}/join", json={}, headers=auth(guest))
             assert joined.status_code == 200, joined.text
-        started = client.post(f"/api/matches/{match_id}/start", json={}, headers=auth(players[0]))
-        assert started.status_code == 200, started.text
     return match_id, players
 
 

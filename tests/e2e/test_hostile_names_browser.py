@@ -20,7 +20,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.lobby_flow import api_player, auth
+from tests.e2e.lobby_flow import api_lobby, auth
 
 pytestmark = pytest.mark.browser
 
@@ -81,23 +81,6 @@ def assert_shown_harmlessly(page: Any, payloads: tuple[str, ...], where: str) ->
     assert violations == [], f"{where}: Content-Security-Policy violations: {violations}"
 
 
-def open_match(base: str, game: str, names: list[str]) -> tuple[str, list[dict[str, str]]]:
-    """A match of `game` opened by the first player and joined by the others, not started."""
-    with httpx.Client(base_url=base) as client:
-        players = [api_player(client, name) for name in names]
-        created = client.post(
-            "/api/matches",
-            json={"game": game, "options": {}, "seats": len(players)},
-            headers=auth(players[0]),
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-        for guest in players[1:]:
-            joined = client.post(f"/api/matches/{match_id}/join", json={}, headers=auth(guest))
-            assert joined.status_code == 200, joined.text
-    return match_id, players
-
-
 def pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """A move that ends the turn where the game has one (Tactrics: confirm), never an undo."""
     ending = [m for m in legal if m.get("type") in ("confirm", "end")]
@@ -150,7 +133,7 @@ def test_hostile_names_run_nothing_in_any_page_of_a_match(
     hostile = PAYLOADS[index % len(PAYLOADS)]
     others = [PAYLOADS[(index + k) % len(PAYLOADS)] for k in range(1, GAMES[game])]
     said = PAYLOADS[(index + 5) % len(PAYLOADS)]
-    match_id, players = open_match(live_server, game, [hostile, *others])
+    match_id, players = api_lobby(live_server, game, [hostile, *others])
     names = (hostile, *others)
 
     # The lobby lists the open table with its host's name.
