@@ -19,14 +19,6 @@ class Outbox:
         self._ready = asyncio.Event()
         self._empty = asyncio.Event()
         self._empty.set()
-        self._in_flight = False
-
-    def __len__(self) -> int:
-        return len(self._frames)
-
-    @property
-    def queued_bytes(self) -> int:
-        return self._bytes
 
     def put(self, text: str) -> bool:
         """Queues one frame; False (and nothing queued) when it would pass a bound."""
@@ -46,18 +38,16 @@ class Outbox:
             await self._ready.wait()
         text = self._frames.popleft()
         self._bytes -= len(text)
-        self._in_flight = True
         return text
 
     def done(self) -> None:
-        self._in_flight = False
+        # Empty only once the last frame taken is written, not when it is taken.
         if not self._frames:
             self._empty.set()
 
     def clear(self) -> None:
         self._frames.clear()
         self._bytes = 0
-        self._in_flight = False
         self._empty.set()
 
     async def wait_empty(self) -> None:
