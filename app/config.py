@@ -52,6 +52,19 @@ class Settings(BaseSettings):
     syncs_per_player: str = "30/minute"
     chat_per_player: str = "30/minute"
     rate_limit_key_prefix: str = "arcade-limits"
+    # Stale tables. An open lobby nobody joins, leaves, changes or starts for this long
+    # closes (abandoned, reason "expired"); a sweeper looks for such lobbies every
+    # `lobby_sweep_seconds` in every server process. A match in progress with no move for
+    # `idle_match_minutes` is listed apart, as idle.
+    open_lobby_ttl_minutes: float = Field(
+        default=30.0, gt=0, description="minutes an untouched open lobby stays open"
+    )
+    lobby_sweep_seconds: float = Field(
+        default=60.0, gt=0, description="seconds between two looks for expired lobbies"
+    )
+    idle_match_minutes: float = Field(
+        default=60.0, gt=0, description="minutes without a move after which a match is idle"
+    )
     # Lists of matches count at most this many (the `count` of a page, reported as capped).
     list_count_cap: int = Field(default=1000, ge=1)
     # A connection whose client does not read is dropped (close code 4500, the client resyncs)

@@ -6,6 +6,7 @@ import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -29,6 +30,7 @@ from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
 from app.security_headers import SecurityHeaders
 from app.services import rate_limits
+from app.services.lobby_sweeper import LobbySweeper
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 HTTP_CODES = {
@@ -84,9 +86,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             runtime=MatchRuntime(engine, announce),
             presence=Presence(),
         )
+        sweeper = LobbySweeper(
+            app.state.context.sessions,
+            app.state.context.notify,
+            ttl=timedelta(minutes=settings.open_lobby_ttl_minutes),
+            interval=settings.lobby_sweep_seconds,
+        )
+        sweeper.start()
         try:
             yield
         finally:
+            await sweeper.close()
             app.state.context.record_checker.close()
             await app.state.context.runtime.close()
             await hub.stop()

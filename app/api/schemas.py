@@ -27,7 +27,9 @@ class GamePublic(BaseModel):
     max_players: int
     options_schema: dict[str, Any]
     goal: str
-    has_chance: bool
+    has_chance: bool = Field(
+        description="the game rolls dice or shuffles: the pages show the dice seal only then",
+    )
     hidden_information: bool
     record_order: str | None = Field(
         default=None,

@@ -44,6 +44,8 @@ class Match(Base):
         Index("ix_matches_status_private_created_at_id", "status", "private", "created_at", "id"),
         # The cap on a host's open lobbies counts them without reading every match.
         Index("ix_matches_host_id_status", "host_id", "status"),
+        # The history: finished matches, the last to end first, a page at a time.
+        Index("ix_matches_status_finished_at_id", "status", "finished_at", "id"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -75,6 +77,15 @@ class Match(Base):
     # Bumped by every lobby change: a change is written only if the version it read is still
     # the row's (compare-and-swap), which holds on SQLite too, where FOR UPDATE locks nothing.
     lobby_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The last change to the lobby (a seat taken or given up, the options, the privacy): an
+    # open lobby untouched for `open_lobby_ttl_minutes` closes. Moves are not written here;
+    # a match's last move is read from the moves table.
+    last_activity_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    # Why a match was abandoned: "left" (everyone left the lobby), "ended" (a player ended
+    # it), "expired" (the lobby stood untouched too long). None on rows older than 0006.
+    abandoned_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class MatchSeat(Base):
@@ -117,6 +128,8 @@ class ChatMessage(Base):
         ForeignKey("players.id", ondelete="SET NULL"), nullable=True
     )
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # "players" (the seated talk among themselves) or "watchers" (app/services/chat.py).
+    channel: Mapped[str] = mapped_column(String(8), default="players", server_default="players")
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -69,6 +69,10 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules_version: ClassVar[str]
+    older_rules_versions: ClassVar[frozenset[str]] = frozenset()
+    """Rules versions this game still plays, for matches begun under them: when a ruling is
+    amended, matches already played must replay, verify and end exactly as they were played
+    (see `begin` and `keep_older_rules`)."""
     has_chance: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
     goal: ClassVar[str] = ""
@@ -95,6 +99,26 @@ class Game(ABC):
     @abstractmethod
     def setup(self, players: int, options: BaseModel, rng: Dice) -> State: ...
 
+    def begin(
+        self, players: int, options: BaseModel, rng: Dice, rules_version: str | None = None
+    ) -> State:
+        """The state a match starts in, played by the rules version the match was begun
+        under (None: the current one). Every replay of a stored match starts here."""
+        state = self.setup(players, options, rng)
+        if rules_version is None or rules_version == self.rules_version:
+            return state
+        return self.keep_older_rules(state, rules_version)
+
+    def knows_rules(self, rules_version: str) -> bool:
+        return rules_version == self.rules_version or rules_version in self.older_rules_versions
+
+    def keep_older_rules(self, state: State, rules_version: str) -> State:
+        """Marks a freshly set-up state to be played by `rules_version`, one of
+        `older_rules_versions` (games whose rulings changed keep the old ones' switch in the
+        state, so the rules stay pure). A version the game does not know is played by the
+        current rules, the best a server can do for a match it cannot drop."""
+        return state
+
     @abstractmethod
     def active_seats(self, state: State) -> frozenset[int]: ...
 
@@ -114,6 +138,14 @@ class Game(ABC):
     def outcome(self, state: State) -> Outcome | None: ...
 
     # --- shared behaviour -----------------------------------------------------------------
+    def out_of_turn_moves(self, state: State, seat: int) -> list[Move]:
+        """Moves `seat` may make although it is not to move (Joystick Heroes: a discard at any
+        time of a PLAY phase, ruling H13a); none by default. They never make the table wait:
+        `active_seats` leaves such a seat out (no banner names it, no clock runs for it), and
+        the runtime accepts them from any seat. A game that has them lists them among
+        `legal_moves(state, seat)` for a seat that is not to move, so logs verify as before."""
+        return []
+
     def playout_score(self, state: State, seat: int) -> float | None:
         """How well `seat` stands, higher is better, for seeded playouts and simple bots; None
         (the default) means no opinion, so playouts pick uniformly at random. Games whose

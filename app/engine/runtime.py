@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 import asyncpg
 from pydantic import BaseModel
@@ -40,10 +40,15 @@ the hot path never pays a query, and an id is answered the same for the whole ma
 
 
 def replay(
-    game: Game, options: BaseModel, players: int, seed: str, moves: list[tuple[int, dict[str, Any]]]
+    game: Game,
+    options: BaseModel,
+    players: int,
+    seed: str,
+    moves: list[tuple[int, dict[str, Any]]],
+    rules_version: str | None = None,
 ) -> tuple[State, list[list[Event]]]:
     """Rebuild a state from the log; move k gets the RNG (seed, k)."""
-    state = game.setup(players, options, Dice(seed, SETUP_MOVE_NUMBER))
+    state = game.begin(players, options, Dice(seed, SETUP_MOVE_NUMBER), rules_version)
     all_events = []
     for seq, (seat, move) in enumerate(moves, start=1):
         state, events = game.apply(state, seat, move, Dice(seed, seq))
@@ -153,6 +158,12 @@ class LiveMatch:
         outcome = game.outcome(state)
         ended = outcome is None and self.status == "abandoned" and version == self.version
         active = sorted(game.active_seats(state)) if outcome is None and not ended else []
+        if seat in active:
+            legal = self.legal(version, seat)
+        elif seat is not None and active:
+            legal = game.out_of_turn_moves(state, seat)
+        else:
+            legal = []
         view = {
             "game": game.id,
             "status": "finished" if outcome is not None else "abandoned" if ended else "active",
@@ -160,7 +171,7 @@ class LiveMatch:
             "seats": self._seats_view(),
             "you": seat,
             "active_seats": active,
-            "legal_moves": self.legal(version, seat) if seat in active else [],
+            "legal_moves": legal,
             "board": board,
             "outcome": outcome.to_json() if outcome is not None else None,
             "deadline": self.deadlines.get(version) if active else None,
@@ -351,7 +362,7 @@ class MatchRuntime:
             ).all()
         options = game.parse_options(row.options)
         seed = dice_seed(row.seed, row.nonces or [])
-        state = game.setup(len(players), options, Dice(seed, SETUP_MOVE_NUMBER))
+        state = game.begin(len(players), options, Dice(seed, SETUP_MOVE_NUMBER), row.rules_version)
         live = LiveMatch(
             id=match_id,
             game=game,
@@ -515,7 +526,15 @@ class MatchRuntime:
         stale = version is not None and version < live.version
         if version is not None and version > live.version:
             raise ArcadeError("bad_request", "That version is in the future; send sync.")
-        if stale and not self._was_active(live, seat, version):
+        # A move the seat may make whoever is to move (a discard): it never waited for a
+        # turn, so a stamp that others' moves made stale does not matter while it is still
+        # allowed now and was then.
+        out_of_turn = move in game.out_of_turn_moves(live.state, seat)
+        if (
+            stale
+            and not self._was_active(live, seat, version)
+            and not (out_of_turn and self._was_out_of_turn(live, seat, version, move))
+        ):
             # The move was chosen while it was not this seat's turn (or so long ago that it
             # cannot be told): it answers a position the player never had to decide.
             raise ArcadeError(
@@ -523,24 +542,41 @@ class MatchRuntime:
                 "That move was sent before it was your turn; look at the board and try again.",
             )
         if seat not in game.active_seats(live.state):
+            if out_of_turn:
+                return move, []
             if stale:
                 raise ArcadeError("stale_version", "The match moved on since you last looked.")
-            raise ArcadeError("not_your_turn", "It is not your turn.")
-        if move not in live.legal(live.version, seat):
+            if not game.out_of_turn_moves(live.state, seat):
+                raise ArcadeError("not_your_turn", "It is not your turn.")
+            # The seat may move out of turn, only not this: the rules say why.
+            self._refuse(live, seat, move)
+        if move not in live.legal(live.version, seat) and not out_of_turn:
             if stale:
                 raise ArcadeError("stale_version", "That move was for an earlier position.")
-            try:
-                game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
-            except IllegalMove as exc:
-                raise ArcadeError("illegal_move", exc.reason) from None
-            raise ArcadeError("illegal_move", "That move is not allowed now.")
+            self._refuse(live, seat, move)
         return move, []
+
+    @staticmethod
+    def _refuse(live: LiveMatch, seat: int, move: dict[str, Any]) -> NoReturn:
+        try:
+            live.game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
+        except IllegalMove as exc:
+            raise ArcadeError("illegal_move", exc.reason) from None
+        raise ArcadeError("illegal_move", "That move is not allowed now.")
 
     @staticmethod
     def _was_active(live: LiveMatch, seat: int, version: int | None) -> bool:
         if version is None or version < 0 or not live.has(version):
             return False
         return seat in live.game.active_seats(live.history[version][0])
+
+    @staticmethod
+    def _was_out_of_turn(
+        live: LiveMatch, seat: int, version: int | None, move: dict[str, Any]
+    ) -> bool:
+        if version is None or version < 0 or not live.has(version):
+            return False
+        return move in live.game.out_of_turn_moves(live.history[version][0], seat)
 
     async def _persist(
         self,

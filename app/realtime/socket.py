@@ -18,7 +18,6 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy import select
 
 from app.api.guest_cookie import cookie_token, is_foreign_origin
 from app.context import AppContext, match_channel
@@ -28,16 +27,15 @@ from app.errors import ArcadeError
 from app.realtime.collector import old_generation
 from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
+from app.services import chat as chat_channels
 from app.services import matches as lobby
 from app.services.players import player_for_token
 from app.services.rate_limits import limits_of
 from app.services.text import clean_chat
-from app.timestamps import iso_utc
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 HELLO_TIMEOUT = 30.0
-CHAT_HISTORY = 50
 # Close codes (besides 4404 and 4408, said during hello).
 CLOSE_TOO_SLOW = 4500  # the client did not read its frames: it reconnects and gets a snapshot
 CLOSE_FORBIDDEN = 4403  # the match became private and this viewer may no longer watch
@@ -91,6 +89,7 @@ class MatchConnection:
         self.player_name: str | None = None
         self.sent_version: int | None = None  # None until a snapshot went out
         self.watch: str | None = None  # the watch link offered in hello
+        self.seated = False  # as of the last lobby summary: decides which chat it may read
         self.admitted = False  # past hello
         settings = context.settings
         self.outbox = Outbox(
@@ -308,17 +307,9 @@ class MatchConnection:
     async def _greet(self) -> None:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
-            chat = (
-                (
-                    await session.execute(
-                        select(ChatMessage)
-                        .where(ChatMessage.match_id == self.match_id)
-                        .order_by(ChatMessage.id.desc())
-                        .limit(CHAT_HISTORY)
-                    )
-                )
-                .scalars()
-                .all()
+            self.seated = chat_channels.is_seated(match, self.player_id)
+            chat = await chat_channels.history(
+                session, self.match_id, chat_channels.readable(seated=self.seated)
             )
             status, started = match.status, match.started_at is not None
         if status == "open" or (status == "abandoned" and not started):
@@ -327,16 +318,8 @@ class MatchConnection:
             await self._snapshot()
             if status == "abandoned":  # ended by a player: the last position, and why it stopped
                 await self._send_lobby()
-        for item in reversed(chat):
-            self.send(
-                {
-                    "type": "chat",
-                    "seat": item.seat,
-                    "name": item.name,
-                    "text": item.text,
-                    "at": iso_utc(item.created_at),
-                }
-            )
+        for item in chat:
+            self.send(chat_channels.frame_of(item))
 
     async def _receive_loop(self) -> None:
         handlers = {
@@ -386,7 +369,9 @@ class MatchConnection:
                             await self._snapshot_locked()
                     self.context.presence.request(self.match_id)
                 elif kind == "chat":
-                    self.send({"type": "chat", **notice["message"]})
+                    message = notice["message"]
+                    if chat_channels.may_read(message.get("channel"), seated=self.seated):
+                        self.send({"type": "chat", **message})
                 elif kind == "rematch":
                     await self._send_rematch(str(notice["rematch_id"]))
             except Exception:
@@ -452,6 +437,16 @@ class MatchConnection:
         if just_ended:  # said beside the summary too, for clients that read only messages
             message["ended_by"] = summary["ended_by"]
         self.send(message)
+        await self._follow_seat(chat_channels.is_seated(match, self.player_id))
+
+    async def _follow_seat(self, seated: bool) -> None:
+        """A watcher who took a seat now reads the players' channel: its recent talk too."""
+        was_seated, self.seated = self.seated, seated
+        if seated and not was_seated:
+            async with self.context.sessions() as session:
+                chat = await chat_channels.history(session, self.match_id, (chat_channels.PLAYERS,))
+            for item in chat:
+                self.send(chat_channels.frame_of(item))
 
     async def _send_rematch(self, match_id: str) -> None:
         async with self.context.sessions() as session:
@@ -499,10 +494,14 @@ class MatchConnection:
         await self._snapshot()
 
     async def _on_chat(self, message: dict[str, Any]) -> None:
-        if self.player_name is None:
-            raise ArcadeError(
-                "forbidden", "Only guests with a name may chat: choose a name to join in."
-            )
+        seated = False  # a connection without a guest holds no seat: no database read
+        if self.player_id is not None:
+            async with self.context.sessions() as session:
+                match = await lobby.get_match(session, match_id=self.match_id)
+            seated = chat_channels.is_seated(match, self.player_id)
+        channel = chat_channels.channel_to_write(
+            message.get("channel"), seated=seated, named=self.player_name is not None
+        )
         text = message.get("text")
         if not isinstance(text, str):
             raise ArcadeError("bad_request", "A chat message needs some text.")
@@ -515,7 +514,8 @@ class MatchConnection:
             return
         live = await self._live()
         seat = live.seat_of(self.player_id) if live is not None else None
-        name = self.player_name or "Spectator"
+        name = self.player_name
+        assert name is not None  # channel_to_write refuses the nameless
         at = datetime.now(UTC)
         async with self.context.sessions() as session:
             session.add(
@@ -523,17 +523,15 @@ class MatchConnection:
                     match_id=self.match_id,
                     player_id=self.player_id,
                     seat=seat,
+                    channel=channel,
                     name=name,
                     text=text,
                     created_at=at,
                 )
             )
             await session.commit()
-        await self.context.notify(
-            self.match_id,
-            "chat",
-            message={"seat": seat, "name": name, "text": text, "at": iso_utc(at)},
-        )
+        chat = chat_channels.frame(seat=seat, name=name, text=text, at=at, channel=channel)
+        await self.context.notify(self.match_id, "chat", message=chat)
 
     def _address(self) -> str:
         client = self.websocket.client

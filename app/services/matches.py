@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import delete, func, insert, select, tuple_, update
+from sqlalchemy import delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -26,9 +26,21 @@ from app.services.option_errors import option_fault
 from app.timestamps import iso_utc
 
 STATUSES = ("open", "active", "finished", "abandoned")
+# Why a match was abandoned (its `abandoned_reason`).
+EVERYONE_LEFT, ENDED, EXPIRED = "left", "ended", "expired"
 # A change that lost the race this many times in a row gives up with a conflict (each loss
 # means somebody else's change went through, so this only happens under a storm of writes).
 LOBBY_ATTEMPTS = 20
+
+
+def _rules_today(old: Match) -> str:
+    """A rematch is a new match: it is played by today's rules, whatever the old one used."""
+    game = get_game(old.game)
+    return game.rules_version if game is not None else old.rules_version
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 def _game_or_404(game_id: str) -> Game:
@@ -55,7 +67,8 @@ async def _change_lobby(
 ) -> Match:
     """Reads the match; `decide` refuses (raises), or names the columns to change (None: no
     change). They are written only if the row's lobby version and status are still the ones
-    read; otherwise the match is read again and `decide` runs again on what is there now."""
+    read; otherwise the match is read again and `decide` runs again on what is there now.
+    Every change written is lobby activity: it keeps an open lobby from expiring."""
     for _attempt in range(LOBBY_ATTEMPTS):
         # FOR UPDATE spares PostgreSQL most retries; the compare-and-swap is what guarantees.
         match = await session.scalar(
@@ -70,14 +83,15 @@ async def _change_lobby(
         if not changes:
             return match
         seen = match.lobby_version
+        written_values = {**changes, "lobby_version": seen + 1, "last_activity_at": _now()}
         written = await session.execute(
             update(Match)
             .where(Match.id == match_id, Match.lobby_version == seen, Match.status == match.status)
-            .values(**changes, lobby_version=seen + 1)
+            .values(**written_values)
             .execution_options(synchronize_session=False)
         )
         if written.rowcount == 1:  # type: ignore[attr-defined]
-            for column, value in {**changes, "lobby_version": seen + 1}.items():
+            for column, value in written_values.items():
                 set_committed_value(match, column, value)
             if "seats" in changes:
                 await _write_seat_rows(session, match_id, changes["seats"], replace=True)
@@ -211,6 +225,7 @@ async def create_match(
         seed_commitment=seed_commitment(seed),
         private=private,
         watch_token=secrets.token_urlsafe(12),
+        last_activity_at=_now(),
     )
     session.add(match)
     await session.flush()
@@ -289,6 +304,7 @@ async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -
                 changes["host_id"] = remaining[0]
             else:
                 changes["status"] = "abandoned"
+                changes["abandoned_reason"] = EVERYONE_LEFT
         return changes
 
     return await _change_lobby(session, match_id, decide)
@@ -309,9 +325,50 @@ async def end_match(session: AsyncSession, *, match_id: str, player: Player) -> 
             )
         if match.status != "active":
             raise ArcadeError("match_not_active", "This match is already over.")
-        return {"status": "abandoned", "ended_by": player_id, "finished_at": datetime.now(UTC)}
+        return {
+            "status": "abandoned",
+            "ended_by": player_id,
+            "abandoned_reason": ENDED,
+            "finished_at": _now(),
+        }
 
     return await _change_lobby(session, match_id, decide)
+
+
+async def keep_open(session: AsyncSession, *, match_id: str, player: Player) -> Match:
+    """The host says she is still there: the lobby's activity is now, so it stays open
+    another `open_lobby_ttl_minutes`. A deliberate tap, unlike an open page or a chat line."""
+    player_id = player.id
+
+    def decide(match: Match) -> dict[str, Any]:
+        if match.status != "open":
+            raise ArcadeError("match_not_active", "This table is no longer open.")
+        if match.host_id != player_id:
+            raise ArcadeError("forbidden", "Only the host can keep the table open.")
+        return {"last_activity_at": _now()}
+
+    return await _change_lobby(session, match_id, decide)
+
+
+async def expire_lobbies(session: AsyncSession, *, now: datetime, ttl: timedelta) -> list[str]:
+    """Closes every open lobby untouched since `now - ttl` (abandoned, reason "expired") and
+    returns their ids. One conditional UPDATE: with several processes sweeping at once (or a
+    player joining at that moment) each lobby is closed once, by whoever gets its row first,
+    and a lobby touched in between no longer matches. Like a lobby everyone left, an expired
+    one keeps its seats and nonces as they were; finished_at says when it closed."""
+    closed = await session.execute(
+        update(Match)
+        .where(Match.status == "open", Match.last_activity_at < now - ttl)
+        .values(
+            status="abandoned",
+            abandoned_reason=EXPIRED,
+            finished_at=now,
+            lobby_version=Match.lobby_version + 1,
+        )
+        .returning(Match.id)
+        .execution_options(synchronize_session=False)
+    )
+    return sorted(closed.scalars().all())
 
 
 async def start_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
@@ -386,7 +443,7 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
     match = Match(
         id=new_id,
         game=old.game,
-        rules_version=old.rules_version,
+        rules_version=_rules_today(old),
         options=old.options,
         status="open",
         host_id=player.id,
@@ -398,6 +455,7 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
         seed_commitment=seed_commitment(seed),
         private=old.private,
         watch_token=secrets.token_urlsafe(12),
+        last_activity_at=_now(),
     )
     session.add(match)
     await session.flush()
@@ -427,17 +485,24 @@ async def list_matches(
     offset: int = 0,
     after: str | None = None,
     count_cap: int = 1000,
+    touched_since: datetime | None = None,
 ) -> tuple[list[Match], int, str | None]:
     """One page of matches, newest first, its total counted up to `count_cap`, and the cursor
-    of the next page (None on the last). Public pages are read by an index on (status,
-    private, created_at, id), so a page of open lobbies costs the same among 3 or 3,000 of
-    them; a player's own through match_seats, so they cost what her own matches do.
-    `after` is the id of the last match of the previous page (keyset pagination)."""
+    of the next page (None on the last). Newest means the last created, except for finished
+    matches: the last to end (the history). Public pages are read by an index on (status,
+    private, created_at or finished_at, id), so a page of open lobbies costs the same among 3
+    or 3,000 of them; a player's own through match_seats, so they cost what her own matches
+    do. `after` is the id of the last match of the previous page (keyset pagination).
+    Open lobbies untouched since `touched_since` are left out: they have expired, whether or
+    not the sweeper has closed them yet."""
     query = select(Match)
     if status is not None:
         query = query.where(Match.status == status)
     else:
         query = query.where(Match.status != "abandoned")
+    if touched_since is not None and status in (None, "open"):
+        fresh = Match.last_activity_at >= touched_since
+        query = query.where(fresh if status == "open" else or_(Match.status != "open", fresh))
     if game is not None:
         query = query.where(Match.game == game)
     if player_id is None:
@@ -446,7 +511,9 @@ async def list_matches(
         query = query.join(MatchSeat, MatchSeat.match_id == Match.id).where(
             MatchSeat.player_id == player_id
         )
-    newest_first = (Match.created_at.desc(), Match.id.desc())
+    # Finished matches all have an end time (runtime; migration 0006 for older rows).
+    moment = Match.finished_at if status == "finished" else Match.created_at
+    newest_first = (moment.desc(), Match.id.desc())
     counted = await session.scalar(
         select(func.count()).select_from(
             query.with_only_columns(Match.id).limit(count_cap).subquery()
@@ -457,9 +524,11 @@ async def list_matches(
             raise ArcadeError("bad_request", "That page of matches is gone; start again.")
         # Compared with the stored value itself: SQLite keeps times as text, and a bound
         # Python datetime is written differently from what CURRENT_TIMESTAMP stored.
-        last_created = select(Match.created_at).where(Match.id == after).scalar_subquery()
+        last_moment = select(moment).where(Match.id == after).scalar_subquery()
         # A row-value comparison: both databases seek the index to it rather than filter.
-        query = query.where(tuple_(Match.created_at, Match.id) < tuple_(last_created, after))
+        # The id breaks ties, so matches that ended in the same second are neither skipped
+        # nor shown twice across pages.
+        query = query.where(tuple_(moment, Match.id) < tuple_(last_moment, after))
     rows = list(
         (await session.scalars(query.order_by(*newest_first).offset(offset).limit(limit + 1))).all()
     )
@@ -493,6 +562,67 @@ async def count_open(session: AsyncSession) -> int:
     )
 
 
+def as_utc(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive times (UTC); PostgreSQL aware ones."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+async def activity(
+    session: AsyncSession,
+    matches: list[Match],
+    *,
+    now: datetime,
+    lobby_ttl: timedelta,
+    idle_after: timedelta,
+) -> dict[str, dict[str, Any]]:
+    """Per match id, the summary's activity fields: `last_activity_at` (an open lobby's last
+    change, also once it expired; a match in progress's last move, or its start; a match
+    over: its end),
+    `expires_at` (open lobbies: when they close if nothing happens) and `idle` (a match in
+    progress without a move for `idle_after`). The last moves are read in one statement,
+    each by the end of its match's primary key, however long the matches are."""
+    playing = [m.id for m in matches if m.status == "active"]
+    last_moves: dict[str, datetime | None] = {}
+    if playing:
+        last_move = (
+            select(Move.created_at)
+            .where(Move.match_id == Match.id)
+            .order_by(Move.seq.desc())
+            .limit(1)
+            .correlate(Match)
+            .scalar_subquery()
+        )
+        rows = await session.execute(select(Match.id, last_move).where(Match.id.in_(playing)))
+        last_moves = {row[0]: row[1] for row in rows}
+    found: dict[str, dict[str, Any]] = {}
+    for match in matches:
+        if match.status == "active":
+            last = last_moves.get(match.id) or match.started_at
+        elif match.status == "open" or abandoned_reason(match) == EXPIRED:
+            last = match.last_activity_at  # closing a table nobody touched is no activity
+        else:
+            last = match.finished_at
+        last = as_utc(last or match.last_activity_at or match.created_at)
+        expires = last + lobby_ttl if match.status == "open" and last is not None else None
+        found[match.id] = {
+            "last_activity_at": iso_utc(last),
+            "expires_at": iso_utc(expires),
+            "idle": match.status == "active" and last is not None and now - last >= idle_after,
+        }
+    return found
+
+
+def abandoned_reason(match: Match) -> str | None:
+    """Rows older than migration 0006 did not store it: told apart as they were then."""
+    if match.status != "abandoned":
+        return None
+    if match.abandoned_reason:
+        return match.abandoned_reason
+    return ENDED if match.ended_by else EVERYONE_LEFT
+
+
 def summary(
     match: Match,
     *,
@@ -500,7 +630,10 @@ def summary(
     online: set[str],
     view: dict[str, Any] | None = None,
     viewer: str | None = None,
+    activity: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """A match as the API shows it. `activity` (from activity()) adds last_activity_at,
+    expires_at and idle: answers over HTTP have them, lobby messages on a socket need not."""
     game = get_game(match.game)
     data: dict[str, Any] = {
         "id": match.id,
@@ -530,6 +663,7 @@ def summary(
         "length": match.version,
         "rematch": match.rematch_id,
         "ended_by": names.get(match.ended_by) if match.ended_by else None,
+        "abandoned_reason": abandoned_reason(match),
         "outcome": match.outcome,
         # The seed is revealed once nothing more can be rolled with it.
         "seed": match.seed if match.status == "finished" else None,
@@ -541,6 +675,8 @@ def summary(
         data["watch_token"] = match.watch_token
     if view is not None:
         data["view"] = view
+    if activity is not None:
+        data.update(activity)
     return data
 
 

@@ -1,4 +1,4 @@
-// The history page (/history): finished matches, newest first, with a replay link each.
+// The history page (/history): finished matches, the last to end first, with a replay link each.
 // Tabs "All" / "Mine" (mine=true: the guest's cookie says whose), a game filter, and paging
 // with limit/offset ("Load more"). The tab and the filter live in the query string, so a
 // filtered list can be bookmarked and Back restores it.
@@ -28,6 +28,9 @@ const view = {
 };
 let loaded = 0;
 let total = 0;
+// The server's cursor for the next page: a match that ends while you read does not shift the
+// pages under you (an offset would show a row twice), and matches that ended together page by id.
+let nextPage = null;
 let controller = null;
 
 function showName() {
@@ -114,8 +117,9 @@ function emptyState(title, text, link) {
 }
 
 // ------------------------------------------------------------------ loading
-function listPath(offset) {
-  const params = new URLSearchParams({ status: "finished", limit: String(PAGE), offset: String(offset) });
+function listPath(after) {
+  const params = new URLSearchParams({ status: "finished", limit: String(PAGE) });
+  if (after) params.set("after", after);
   if (view.game) params.set("game", view.game);
   if (view.tab === "mine") params.set("mine", "true");
   return `/matches?${params}`;
@@ -137,6 +141,7 @@ async function load({ append = false } = {}) {
   if (!append) {
     loaded = 0;
     total = 0;
+    nextPage = null;
     clear(els.list);
     els.list.setAttribute("aria-busy", "true");
     els.count.textContent = "Loading…";
@@ -153,11 +158,12 @@ async function load({ append = false } = {}) {
   els.more.disabled = true;
   if (append) els.more.textContent = "Loading…";
   try {
-    const data = await api("GET", listPath(loaded), undefined, { signal, auth: view.tab === "mine" });
+    const data = await api("GET", listPath(append ? nextPage : null), undefined, { signal, auth: view.tab === "mine" });
     const matches = Array.isArray(data) ? data : data.matches || [];
     total = Array.isArray(data) ? matches.length : data.count ?? matches.length;
     for (const summary of matches) els.list.append(row(summary));
     loaded += matches.length;
+    nextPage = Array.isArray(data) ? null : data.next ?? null;
     if (!loaded) {
       const game = view.game ? games.find((g) => g.id === view.game)?.title || view.game : null;
       els.list.append(view.tab === "mine"
@@ -167,7 +173,7 @@ async function load({ append = false } = {}) {
           "Once a match is played to the end, it appears here with a replay of every move.", { href: "/", text: "Start a match" }));
     }
     els.count.textContent = countText();
-    els.more.hidden = loaded >= total || matches.length === 0;
+    els.more.hidden = !nextPage || matches.length === 0;
   } catch (error) {
     if (error.name === "AbortError") return;
     if (view.tab === "mine" && error instanceof ApiError && error.status === 401) {

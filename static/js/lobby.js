@@ -2,7 +2,7 @@
 
 import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
-import { askName, clear, h, logoSvg, timeAgo, toast } from "./ui.js";
+import { askName, clear, clockTime, h, logoSvg, timeAgo, toast } from "./ui.js";
 
 const OPEN_POLL_MS = 3000;
 const LIVE_POLL_MS = 15000;
@@ -20,11 +20,15 @@ const els = {
   seats: document.getElementById("seat-picker"),
   options: document.getElementById("options-form"),
   create: document.getElementById("create-match"),
+  createChoice: document.getElementById("create-choice"),
   private: document.getElementById("private-match"),
   openList: document.getElementById("open-list"),
   livePanel: document.getElementById("live-panel"),
   liveList: document.getElementById("live-list"),
   liveMore: document.getElementById("live-more"),
+  idleGroup: document.getElementById("idle-group"),
+  idleCount: document.getElementById("idle-count"),
+  idleList: document.getElementById("idle-list"),
 };
 
 let games = [];
@@ -80,12 +84,21 @@ function renderSeatPicker(game) {
   }
 }
 
+/** The create bar repeats the choice: on a phone it is all of the form in sight. */
+function showChoice() {
+  const game = selectedGame();
+  const seats = Number(els.seats.querySelector("input:checked")?.value) || game?.min_players;
+  els.createChoice.textContent = game ? `${game.title} · ${seats} ${seats === 1 ? "seat" : "seats"}` : "";
+}
+
 function onGameChosen() {
   const game = selectedGame();
   renderSeatPicker(game);
   optionsForm = renderOptionsForm(els.options, game ? game.options_schema : null);
   els.create.disabled = !game;
+  showChoice();
 }
+els.seats.addEventListener("change", showChoice);
 
 function cardArt(game) {
   // A tiny 8x8 "screen" in the game's spirit; deterministic per game id.
@@ -248,9 +261,13 @@ function matchRow(summary, kind) {
       "data-testid": mine ? "resume-match" : "watch-match" }, mine ? "Resume" : "Watch");
   }
   const started = kind === "open" ? null : startedWhen(summary);
+  const activity = lastActivity(summary, kind);
+  const closes = kind === "open" && mine ? closesWhen(summary) : null;
   const meta = kind === "open"
-    ? [seatDots(summary), `${taken}/${total} seats · host ${hostName(summary)}`, summary.created_at ? ` · ${timeAgo(summary.created_at)}` : ""]
-    : [summary.seats.map((s) => s.name).filter(Boolean).join(" vs "), started ? " · " : "", started];
+    ? [seatDots(summary), `${taken}/${total} seats · host ${hostName(summary)}`,
+      activity ? " · " : "", activity, closes ? " · " : "", closes]
+    : [summary.seats.map((s) => s.name).filter(Boolean).join(" vs "), started ? " · " : "", started,
+      activity ? " · " : "", activity];
   return h("li", { class: "match-row", "data-testid": "match-row", "data-match-id": summary.id },
     h("div", {},
       h("div", { class: "m-title" }, title, mine ? h("span", { class: "tag", style: { marginLeft: ".5rem" } }, "you're in") : null),
@@ -267,6 +284,28 @@ function startedWhen(summary) {
   const words = ago === "just now" || ago.endsWith(" ago") ? `started ${ago}` : `started on ${ago}`;
   return h("time", { class: "m-started", datetime: summary.started_at, title: new Date(summary.started_at).toLocaleString(),
     "data-testid": "match-started" }, words);
+}
+
+/**
+ * When the table last saw activity: a lobby's last change ("active 3 min ago"), a match's last
+ * move ("last move 3 min ago"; nothing before its first move, which "started" says). Servers
+ * older than last_activity_at fall back to when a lobby opened.
+ */
+function lastActivity(summary, kind) {
+  const at = summary.last_activity_at || (kind === "open" ? summary.created_at : null);
+  if (!at || (kind !== "open" && !summary.length)) return null;
+  const ago = timeAgo(at);
+  if (!ago) return null;
+  const recent = ago === "just now" || ago.endsWith(" ago");
+  const words = kind === "open" ? (recent ? `active ${ago}` : `active on ${ago}`) : (recent ? `last move ${ago}` : `last move on ${ago}`);
+  return h("time", { class: "m-activity", datetime: at, title: new Date(at).toLocaleString(), "data-testid": "match-activity" }, words);
+}
+
+/** Your own open lobby: when it closes if nothing happens (see the lobby page for more). */
+function closesWhen(summary) {
+  if (!summary.expires_at) return null;
+  return h("time", { class: "m-closes", datetime: summary.expires_at, "data-testid": "match-closes" },
+    `closes ${clockTime(summary.expires_at)} if idle`);
 }
 
 function listOf(data) {
@@ -332,10 +371,13 @@ async function refreshLive() {
     ]);
     const everyone = listOf(everyoneData);
     // Without your own list (it failed), your public matches from the other still come first.
-    const mine = (mineData ? listOf(mineData) : everyone.filter(amSeated)).sort(newestStartedFirst);
-    const mineIds = new Set(mine.map((m) => m.id));
-    const others = everyone.filter((m) => !mineIds.has(m.id) && !amSeated(m))
-      .sort(newestStartedFirst).slice(0, LIVE_OTHERS);
+    const allMine = (mineData ? listOf(mineData) : everyone.filter(amSeated)).sort(newestStartedFirst);
+    const mineIds = new Set(allMine.map((m) => m.id));
+    const allOthers = everyone.filter((m) => !mineIds.has(m.id) && !amSeated(m)).sort(newestStartedFirst);
+    // Matches nobody has moved in for a while (the server's `idle`) wait apart, folded away.
+    const mine = allMine.filter((m) => !m.idle);
+    const others = allOthers.filter((m) => !m.idle).slice(0, LIVE_OTHERS);
+    const idle = [...allMine.filter((m) => m.idle), ...allOthers.filter((m) => m.idle).slice(0, LIVE_OTHERS)];
     const mineShown = liveShowAll ? mine : mine.slice(0, LIVE_MINE_FIRST);
     clear(els.liveList);
     els.liveList.setAttribute("aria-busy", "false");
@@ -345,7 +387,12 @@ async function refreshLive() {
     els.liveMore.hidden = !folding;
     els.liveMore.textContent = hidden > 0 ? `Show all ${mine.length} of your matches` : "Show fewer";
     els.liveMore.setAttribute("aria-expanded", String(folding && !hidden));
-    els.livePanel.hidden = mineShown.length + others.length === 0;
+    clear(els.idleList);
+    for (const summary of idle) els.idleList.append(matchRow(summary, "live"));
+    els.idleCount.textContent = `Idle (${idle.length}): no move for a while`;
+    els.idleGroup.hidden = idle.length === 0;
+    els.liveList.hidden = mineShown.length + others.length === 0;
+    els.livePanel.hidden = mineShown.length + others.length + idle.length === 0;
   } catch (error) {
     pausePolls(error);
     /* the open list shows connection trouble; this panel just stays as it was */

@@ -20,7 +20,8 @@ const els = {
   start: $("start-match"), invite: $("invite-link"), copy: $("copy-invite"), about: $("about-game"),
   game: $("game-view"), gameover: $("gameover"), turn: $("turn"), moveError: $("move-error"), gameRoot: $("game-root"),
   playersPanel: $("players-panel"), players: $("players-list"), spectators: $("spectators"),
-  logPanel: $("log-panel"), log: $("event-log"), chat: $("chat-messages"), chatForm: $("chat-form"), chatInput: $("chat-input"),
+  logPanel: $("log-panel"), log: $("event-log"), chatForm: $("chat-form"), chatInput: $("chat-input"),
+  chatTitle: $("chat-title"), chatTabs: $("chat-tabs"), chatNote: $("chat-note"), chatUnread: $("chat-unread-watchers"),
   privateTag: $("private-tag"), seal: $("dice-seal"), privateRow: $("private-row"), privateToggle: $("private-toggle"),
   watchPanel: $("watch-panel"), watchLink: $("watch-link"), copyWatch: $("copy-watch"), rematch: $("rematch-banner"),
   diceHelpValues: $("dice-help-values"), inviteText: $("invite-text"),
@@ -112,6 +113,23 @@ function updateDocumentTitle() {
   document.title = `${mine ? "● Your turn · " : ""}${gameTitle()} · Arcade Night`;
 }
 
+// ------------------------------------------------------------------ room for the table
+// A renderer fits its board and the controls for the current decision into the height left
+// under the banners (`--table-room` on #game-root, in px, measured with the page scrolled
+// to its top), so a phone shows both without scrolling. Banners come and go and wrap, so the
+// room is measured again whenever anything above the table changes size.
+function measureTableRoom() {
+  const top = els.gameRoot.getBoundingClientRect().top + window.scrollY;
+  const room = Math.max(280, Math.floor(window.innerHeight - top - 8));
+  els.gameRoot.style.setProperty("--table-room", `${room}px`);
+}
+const tableRoomObserver = new ResizeObserver(measureTableRoom);
+for (const el of [document.querySelector(".site-header"), document.querySelector(".match-head"),
+  els.rematch, els.gameover, els.turn, els.moveError, els.game]) {
+  if (el) tableRoomObserver.observe(el);
+}
+window.addEventListener("resize", measureTableRoom);
+
 // ------------------------------------------------------------------ lobby view
 function applySummary(next) {
   if (!next) return;
@@ -148,8 +166,9 @@ function renderLobby() {
   const seated = summary.seats.some((s) => me && s.player_id === me);
   const taken = summary.seats.filter((s) => s.player_id).length;
   const isHost = Boolean(me && summary.host === me);
-  clear(els.seatList);
-  for (const seat of summary.seats) {
+  // Merged, not rebuilt: a presence update or the socket's snapshot redraws the lobby, and a
+  // button replaced between a tap's press and release loses the tap.
+  const seatItems = summary.seats.map((seat) => {
     const mine = me && seat.player_id === me;
     const empty = !seat.player_id;
     let action = null;
@@ -160,7 +179,7 @@ function renderLobby() {
       action = h("button", { type: "button", class: "danger small", "data-testid": "leave-seat",
         onclick: (e) => leaveSeat(e.currentTarget) }, "Leave");
     }
-    els.seatList.append(h("li", { class: `seat-item${empty ? " empty" : ""}${mine ? " me" : ""}`, "data-testid": "seat", "data-seat": seat.seat },
+    return h("li", { class: `seat-item${empty ? " empty" : ""}${mine ? " me" : ""}`, "data-testid": "seat", "data-key": seat.seat, "data-seat": seat.seat },
       h("span", { class: "seat-no" }, `SEAT ${seat.seat + 1}`),
       empty ? null : h("span", { class: `online-dot${isOnline(seat.seat) ? " on" : ""}`, title: isOnline(seat.seat) ? "online" : "offline",
         "aria-label": isOnline(seat.seat) ? "online" : "offline", role: "img" }),
@@ -168,8 +187,9 @@ function renderLobby() {
       seat.player_id && seat.player_id === summary.host ? h("span", { class: "tag" }, "host") : null,
       mine ? h("span", { class: "tag" }, "you") : null,
       action,
-    ));
-  }
+    );
+  });
+  morph(els.seatList, ...seatItems);
   const min = meta?.min_players ?? 1;
   const max = meta?.max_players ?? summary.seats.length;
   const legal = taken >= min && taken <= max;
@@ -439,7 +459,9 @@ function showAbandoned() {
     h("span", { class: "b-title" }, "This match was abandoned."),
     h("span", { class: "b-actions" },
       h("a", { class: "button small primary", href: "/", "data-testid": "back-to-lobby" }, "Back to the lobby")),
-    h("span", { class: "b-detail" }, "Everyone left the table before it started. Open a new one or join another in the lobby."),
+    // A table closed for idleness says why in its own banner (lobby-expiry.js).
+    summary?.abandoned_reason === "expired" ? null
+      : h("span", { class: "b-detail" }, "Everyone left the table before it started. Open a new one or join another in the lobby."),
   );
 }
 
@@ -585,6 +607,7 @@ async function showState(next, events) {
   renderTurn();
   renderGameOver();
   renderPlayers();
+  renderChatPanel();
   updateDocumentTitle();
 }
 
@@ -778,8 +801,10 @@ function submit(move) {
   if (!socket) return Promise.reject(new Error("Not connected"));
   els.moveError.hidden = true;
   return socket.submitMove(move).catch((error) => {
-    toast(error.message, { kind: "error", title: "Move refused", key: `move|${error.message}` });
-    showMoveError(error.message);
+    // Said once, in the banner right above the board (role=alert reads it out; the table's
+    // room is measured again, so the board moves down rather than being covered). A connection
+    // closed for good is said by its own "Disconnected" toast.
+    if (error.code !== "closed") showMoveError(error.message);
     throw error;
   });
 }
@@ -860,48 +885,115 @@ async function loadLog(upTo) {
 }
 
 // ------------------------------------------------------------------ chat
+// Two channels (docs/platform-additions.md#chat-channels): the players talk among themselves
+// at the table and read the watchers' chat in a second tab; watchers see and write theirs only,
+// under a name of their own. The server decides who reads what; the page just files each
+// message under its channel.
 // What you type stays in the input until the server has taken it: the echo of your own
 // message clears it, and a refusal (too many messages, too long) leaves it there to send
 // again. The message's id comes back with a refusal, so the page knows which one it was.
 const CHAT_ANSWER_MS = 5000;
 let chatSent = 0;
 let chatInFlight = null; // {id, text, at}
+const chatLists = { players: $("chat-messages"), watchers: $("chat-watchers") };
+const chatPanels = { players: $("chat-players-panel"), watchers: $("chat-watchers-panel") };
+const chatTabs = { players: $("chat-tab-players"), watchers: $("chat-tab-watchers") };
+let chatShown = "players"; // the tab a player has open
+let watchersUnread = 0;
+// The recent chat the server sends after hello is history, not news: the presence frame that
+// follows it marks the start of live messages, which alone count as unread.
+let chatLive = false;
+
+function seatedHere() {
+  return mySeat() !== null;
+}
+
+/** The channel this page writes in: the players' while seated, else the watchers'. */
+function myChannel() {
+  return seatedHere() ? "players" : "watchers";
+}
+
+function renderChatPanel() {
+  const seated = seatedHere();
+  const shown = seated ? chatShown : "watchers";
+  if (shown === "watchers") watchersUnread = 0;
+  els.chatTabs.hidden = !seated;
+  els.chatTitle.textContent = seated ? "Chat" : "Watchers' chat";
+  for (const channel of ["players", "watchers"]) {
+    const on = channel === shown;
+    chatPanels[channel].hidden = !on;
+    chatTabs[channel].setAttribute("aria-selected", String(on));
+    chatTabs[channel].tabIndex = on ? 0 : -1;
+  }
+  els.chatUnread.hidden = !watchersUnread;
+  els.chatUnread.textContent = watchersUnread ? String(watchersUnread) : "";
+  // A player reads the watchers but writes at the table: no input under their tab.
+  els.chatForm.hidden = seated && shown === "watchers";
+  els.chatNote.textContent = !seated
+    ? "The players talk among themselves; here you chat with the other watchers."
+    : shown === "watchers" ? "The watchers talk here; you can read along." : "";
+}
+
+function showChatTab(channel, { focus = false } = {}) {
+  chatShown = channel;
+  renderChatPanel();
+  if (focus) chatTabs[channel].focus();
+}
+
+for (const [channel, tab] of Object.entries(chatTabs)) {
+  tab.addEventListener("click", () => showChatTab(channel));
+  // The ARIA tabs pattern: the arrow keys move between the two tabs.
+  tab.addEventListener("keydown", (event) => {
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    event.preventDefault();
+    showChatTab(channel === "players" ? "watchers" : "players", { focus: true });
+  });
+}
 
 function isMyChatEcho(msg) {
-  return Boolean(chatInFlight && msg.text === chatInFlight.text && msg.name === (player?.name || "Spectator"));
+  return Boolean(chatInFlight && player && msg.text === chatInFlight.text && msg.name === player.name);
 }
 
 const chatSeen = new Set();
 function addChat(msg) {
-  // A reconnect replays the recent chat; show each message once.
-  const key = `${msg.at}|${msg.seat}|${msg.name}|${msg.text}`;
+  // A reconnect (or taking a seat) replays the recent chat; show each message once.
+  const channel = msg.channel === "watchers" ? "watchers" : "players";
+  const key = `${channel}|${msg.at}|${msg.seat}|${msg.name}|${msg.text}`;
   if (msg.at && chatSeen.has(key)) return;
   chatSeen.add(key);
   if (isMyChatEcho(msg)) {
     if (els.chatInput.value.trim() === chatInFlight.text) els.chatInput.value = "";
     chatInFlight = null;
   }
-  const nearBottom = els.chat.scrollHeight - els.chat.scrollTop - els.chat.clientHeight < 40;
+  const list = chatLists[channel];
+  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const color = msg.seat !== undefined && msg.seat !== null && state ? seatInfo(msg.seat).color : "var(--accent-strong)";
-  els.chat.append(h("li", { "data-testid": "chat-message" },
+  list.append(h("li", { "data-testid": "chat-message", "data-channel": channel },
     h("span", { class: "who", style: { color } }, `${msg.name || "?"}:`),
     h("span", {}, msg.text),
     h("span", { class: "muted small" }, ` ${clockTime(msg.at)}`),
   ));
-  while (els.chat.children.length > 200) els.chat.firstElementChild.remove();
-  if (nearBottom) els.chat.scrollTop = els.chat.scrollHeight;
+  while (list.children.length > 200) list.firstElementChild.remove();
+  if (nearBottom) list.scrollTop = list.scrollHeight;
+  if (chatLive && channel === "watchers" && seatedHere() && chatShown !== "watchers") {
+    watchersUnread += 1;
+    renderChatPanel();
+  }
 }
 
-els.chatForm.addEventListener("submit", (event) => {
+els.chatForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = els.chatInput.value.trim();
   if (!text || !socket) return;
+  // A watcher chats under a name of her own: the same question as for taking a seat.
+  if (!player && !(await ensureGuest("Pick a name to chat with the other watchers."))) return;
   // Enter pressed again before the answer came is the same message, not a second one.
   if (chatInFlight?.text === text && Date.now() - chatInFlight.at < CHAT_ANSWER_MS) return;
   chatSent += 1;
   chatInFlight = { id: `chat-${chatSent}`, text, at: Date.now() };
-  socket.chat(text, chatInFlight.id);
+  socket.chat(text, chatInFlight.id, myChannel());
 });
+renderChatPanel();
 
 /**
  * The toast key of a refusal: the same refusal repeated replaces its toast. A rate limit's
@@ -914,6 +1006,7 @@ function refusalKey(where, msg) {
 function chatRefused(msg) {
   chatInFlight = null;
   toast(msg.message || msg.code, { kind: "error", title: "Message not sent", key: refusalKey("chat", msg) });
+  if (msg.code === "name_required") ensureGuest("Pick a name to chat with the other watchers.");
 }
 
 // ------------------------------------------------------------------ fair dice, privacy, rematch
@@ -921,11 +1014,15 @@ function shortHash(hex) {
   return hex ? `${hex.slice(0, 8)}…` : "";
 }
 
-/** The seed commitment in the header; once the match is over, the revealed seed too. */
+/**
+ * The seed commitment in the header; once the match is over, the revealed seed too. Only for
+ * games that roll or shuffle (`has_chance` in GET /api/games): a seal on a game without dice
+ * would promise a check of nothing.
+ */
 function renderSeal() {
   const commitment = summary?.seed_commitment;
   const seed = summary?.seed;
-  els.seal.hidden = !commitment && !seed;
+  els.seal.hidden = (!commitment && !seed) || gameMeta()?.has_chance === false;
   if (els.seal.hidden) return;
   fill(els.seal,
     commitment
@@ -985,6 +1082,7 @@ async function topUpNonce() {
 function renderSummaryExtras() {
   els.privateTag.hidden = !summary?.private;
   renderSeal();
+  renderChatPanel();
   renderWatchLink();
   renderEndControl();
   if (summary?.rematch) loadRematch(summary.rematch);
@@ -1104,10 +1202,11 @@ class MatchChannel extends MatchSocket {
     };
   }
 
-  chat(text, id) {
-    // Offline, the text waits in the outbox and goes without its id (a refusal then shows
-    // as a plain error); the input keeps it until the echo either way.
-    if (!this._send({ type: "chat", text, id })) this.outbox.push(text);
+  chat(text, id, channel) {
+    // Offline, the text waits in the outbox and goes without its id or channel (the server
+    // files it under the sender's own channel; a refusal then shows as a plain error); the
+    // input keeps it until the echo either way.
+    if (!this._send({ type: "chat", text, id, channel })) this.outbox.push(text);
   }
 
   _handle(msg) {
@@ -1149,6 +1248,7 @@ function connect() {
     },
     onPresence: (msg) => {
       presence = msg;
+      chatLive = true;
       if (summary?.status === "open" && !state) renderLobby();
       else renderPlayers();
     },
@@ -1163,8 +1263,8 @@ function connect() {
       if (code === 4403) privateRefused(); // the host made the match private while we watched
     },
     onError: (msg) => {
-      if (msg.code === "forbidden" && !state) { privateRefused(); return; }
       if (msg.id && msg.id === chatInFlight?.id) { chatRefused(msg); return; }
+      if (msg.code === "forbidden" && !state) { privateRefused(); return; }
       toast(msg.message || msg.code, { kind: "error", key: refusalKey("socket", msg) });
     },
   });

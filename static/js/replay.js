@@ -42,6 +42,7 @@ let states = [];     // states[i] = the state after i moves; states[0] = data.in
 let index = 0;
 let renderer = null;
 let record = null;   // GET .../replay, fetched once for Export and Verify
+let games = [];      // GET /api/games: whether this game rolls or shuffles at all (has_chance)
 let playing = false;
 let playTimer = null;
 let precomputeTimer = null;
@@ -530,6 +531,11 @@ els.exportBtn.addEventListener("click", async () => {
   }
 });
 
+/** False for games with no dice and no shuffle (Tactrics but Solitary): nothing to seal. */
+function usesChance() {
+  return games.find((g) => g.id === data?.game)?.has_chance !== false;
+}
+
 function showVerify(result) {
   const ok = Boolean(result.ok);
   els.verifyResult.hidden = false;
@@ -538,9 +544,11 @@ function showVerify(result) {
   fill(els.verifyResult,
     h("span", { class: "b-title", "data-testid": "verify-title" }, ok ? "✓ Verified" : "✗ Does not check out"),
     h("button", { type: "button", class: "ghost small", "aria-label": "Dismiss", onclick: () => { els.verifyResult.hidden = true; } }, "✕"),
-    h("span", { class: "b-detail", "data-testid": "verify-detail" }, ok
-      ? `All ${checked} ${checked === 1 ? "move" : "moves"} replay exactly from the revealed seed, and the seed matches the fingerprint published before the match started. Nobody changed a die after the fact.`
-      : result.problem || "The server could not confirm this replay."),
+    h("span", { class: "b-detail", "data-testid": "verify-detail" }, !ok
+      ? result.problem || "The server could not confirm this replay."
+      : usesChance()
+        ? `All ${checked} ${checked === 1 ? "move" : "moves"} replay exactly from the revealed seed, and the seed matches the fingerprint published before the match started. Nobody changed a die after the fact.`
+        : `All ${checked} ${checked === 1 ? "move" : "moves"} replay exactly under the rules, to the same end. This game has no dice: nothing was left to chance.`),
   );
 }
 
@@ -612,11 +620,14 @@ function renderHeader() {
   els.verify.disabled = !finished;
   const later = finished ? "" : "Available once the match has finished";
   els.exportBtn.title = later || "Download the full record of this match (JSON)";
-  els.verify.title = later || "Re-run every move on the server and check the dice";
+  els.verify.title = later || (usesChance()
+    ? "Re-run every move on the server and check the dice"
+    : "Re-run every move on the server and check it is legal");
   els.live.hidden = data.status !== "active";
   setAttrs(els.watchLive, { href: withWatch(`/match/${encodeURIComponent(matchId)}`, watch) });
 
-  if (summary && (summary.seed_commitment || summary.seed)) {
+  els.fair.hidden = true;
+  if (summary && (summary.seed_commitment || summary.seed) && usesChance()) {
     els.fair.hidden = false;
     const nonces = summary.nonces || record?.nonces || [];
     const given = nonces.filter(Boolean).length;
@@ -701,11 +712,13 @@ async function main() {
   }
   verifyPlayer().then((known) => { player = known; els.name.textContent = player ? player.name : "guest"; });
   // Both at once; the frames answer decides, the summary adds names, dates and the dice seal.
-  const [summaryAnswer, frameAnswer] = await Promise.all([
+  const [summaryAnswer, frameAnswer, gameList] = await Promise.all([
     api("GET", withWatch(`/matches/${encodeURIComponent(matchId)}`, watch)).catch((error) => error),
     api("GET", framesPath()).catch((error) => error),
+    api("GET", "/games", undefined, { auth: false }).catch(() => []),
   ]);
   summary = summaryAnswer instanceof Error ? null : summaryAnswer;
+  games = gameList || [];
   const error = frameAnswer instanceof Error ? frameAnswer : null;
   if (error) {
     const status = error instanceof ApiError ? error.status : 0;

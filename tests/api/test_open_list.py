@@ -4,6 +4,7 @@ with a count that stops at a cap, so a poll costs the same among 3 or 3,000 lobb
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,13 @@ async def test_a_page_of_open_lobbies_is_read_through_the_index(tmp_path: Path) 
             statements.clear()
             for after in (None, made.id):
                 await lobby.list_matches(
-                    session, status="open", game=None, player_id=None, limit=50, after=after
+                    session,
+                    status="open",
+                    game=None,
+                    player_id=None,
+                    limit=50,
+                    after=after,
+                    touched_since=datetime.now(UTC) - timedelta(minutes=30),  # as the route
                 )
         event.remove(engine.sync_engine, "before_cursor_execute", _record)
         assert statements

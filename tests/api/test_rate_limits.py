@@ -32,8 +32,12 @@ def limited(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def from_address(server: LiveServer, address: str) -> httpx.AsyncClient:
-    """A client whose connections come from another loopback address (another person)."""
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    """A client whose connections come from another loopback address (another person).
+    Connections are not kept alive: on a loaded machine the server's keep-alive timeout could
+    close a pooled connection just as the client reused it (httpx.ReadError)."""
+    transport = httpx.AsyncHTTPTransport(
+        local_address=address, limits=httpx.Limits(max_keepalive_connections=0)
+    )
     return httpx.AsyncClient(base_url=server.url, transport=transport, timeout=30)
 
 

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from tests.e2e.lobby_flow import FRIENDS, api_match, auth
 from tests.e2e.lobby_flow import api_player as api_player  # still imported from here
 from tests.e2e.lobby_flow import choose_game as choose_game  # still imported from here
+from tests.e2e.phone import PHONE, assert_phone_table
 
 MINE = '[data-testid="joystick-mine"]'
 
@@ -96,6 +97,15 @@ def wait_for_mover(pages: list[Any], timeout_s: float = 10.0) -> Any:
                 return page
         pages[0].wait_for_timeout(100)
     raise AssertionError("nobody got a move to make")
+
+
+def animations_done(page: Any) -> None:
+    """Waits until every animation with an end has ended (the live dot's endless pulse aside),
+    e.g. a drive or a shot, before a picture is taken."""
+    page.wait_for_function(
+        "() => document.getAnimations().every((a) => a.playState !== 'running'"
+        " || a.effect?.getComputedTiming().endTime === Infinity)"
+    )
 
 
 def log_texts(page: Any, seq: int) -> list[str]:
@@ -283,3 +293,146 @@ def the_final_score(
     expect(score.locator("h3")).to_have_text(title)
     expect(score).to_have_attribute("data-phase", "over")
     return page, score, reason
+
+
+# ------------------------------------------------------------------ what a card says
+ARROW_WORDS = {"↑": "Up", "↓": "Down", "←": "Left", "→": "Right"}
+
+_CARD_WORDS = """
+() => [...document.querySelectorAll('.jcard')].map((card) => {
+  const pair = card.querySelector('.f-pair');
+  const arrows = pair
+    ? [...pair.children].filter((s) => !s.classList.contains('sep'))
+        .map((s) => s.textContent.trim())
+    : [card.querySelector('.f-icon').textContent.trim()];
+  const name = card.querySelector('.f-name');
+  return { arrows, words: name ? name.textContent.trim().split('/') : [] };
+})
+"""
+
+
+def cards_disagreeing(page: Any) -> list[str]:
+    """Every joystick card on the page (the viewer's and the others') whose words and arrows
+    disagree, e.g. a "Left" under an ↑; a button (L, R) has no arrow to disagree with."""
+    wrong = []
+    for card in page.evaluate(_CARD_WORDS):
+        for arrow, word in zip(card["arrows"], card["words"], strict=False):
+            if arrow in ARROW_WORDS and card["words"] and ARROW_WORDS[arrow] != word:
+                wrong.append(f"{word} under {arrow}")
+    return wrong
+
+
+# ------------------------------------------------------------------ phone first
+def _others_move(base: str, match_id: str, people: Sequence[dict[str, str]], page: Any) -> None:
+    """Whoever may move but the page's player makes her first legal move over the API, and
+    the page shows it."""
+    with httpx.Client(base_url=base) as client:
+        view = client.get(f"/api/matches/{match_id}", headers=auth(people[0])).json()["view"]
+        for seat in view["active_seats"]:
+            if seat == 0:
+                continue
+            before = version(page)
+            mine = client.get(f"/api/matches/{match_id}", headers=auth(people[seat])).json()
+            move = mine["view"]["legal_moves"][0]
+            sent = client.post(
+                f"/api/matches/{match_id}/moves",
+                json={"move": move, "id": f"phone-{seat}-{before}"},
+                headers=auth(people[seat]),
+            )
+            assert sent.status_code == 200, sent.text
+            expect(page.get_by_test_id("game-root")).not_to_have_attribute(
+                "data-version", str(before)
+            )
+
+
+def _controls_inside_the_screen(page: Any) -> None:
+    """No button of the joystick panel (cards, spaces, faces, confirm) sticks out of the
+    screen: phone.py checks the panel's box, this its buttons (a long face name can push one
+    out of a panel that still fits)."""
+    outside = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="my-joystick"] button')]
+            .map((b) => [b.textContent.trim(), b.getBoundingClientRect()])
+            .filter(([, r]) => r.left < -1 || r.right > innerWidth + 1)
+            .map(([text, r]) => `${text}: ${Math.round(r.left)}..${Math.round(r.right)}`)"""
+    )
+    assert outside == [], outside
+
+
+def _check_phone(page: Any) -> None:
+    # Measured once the page has drawn the change (banners and the board re-fit in the
+    # rendering step after it): two animation frames, not a timeout.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert_phone_table(page)
+    _controls_inside_the_screen(page)
+
+
+def phone_first_through_set_up_and_play(
+    new_page: Callable[..., Any], base: str, game: str, seats: int, artifacts: Path
+) -> None:
+    """Issue 14 item 5 at 390x844: the board and the controls of every kind of decision
+    (choosing set-up cards, their faces, a card to put back, a card to play, the space for it
+    and the faces of the next two cards) are on screen together, tap targets >= 40px
+    (tests/e2e/phone.py). The first seat plays in the browser, the others over the API."""
+    match_id, people = api_match(base, game, FRIENDS[:seats])
+    page = new_page(width=PHONE["width"], height=PHONE["height"], player=people[0])
+    page.goto(f"/match/{match_id}")
+    expect(page.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
+    _check_phone(page)
+    page.locator(f'{MINE} [data-testid="joy-card"][data-legal="true"]').first.click()
+    page.locator(
+        f'{MINE} [data-testid="joy-card"][data-legal="true"][data-selected="false"]'
+    ).first.click()
+    expect(page.get_by_test_id("face-chooser")).to_be_visible()
+    _check_phone(page)
+    page.screenshot(path=str(artifacts / f"{game}-phone-setup.png"))
+    page.get_by_test_id("confirm-move").click()
+    expect(page.get_by_test_id("my-joystick")).not_to_have_attribute("data-mode", "take")
+
+    chose_next = False
+    for _ in range(4 * seats + 4):
+        kind = mode(page)
+        if kind not in ("return", "play"):
+            _others_move(base, match_id, people, page)
+            continue
+        _check_phone(page)
+        if page.locator(f'{MINE} [data-testid="active-card"][data-selected="true"]').count() == 0:
+            page.locator(f'{MINE} [data-testid="active-card"][data-legal="true"]').first.click()
+        expect(
+            page.locator(f'{MINE} [data-testid="joy-space"][data-legal="true"]').first
+        ).to_be_visible()
+        _check_phone(page)
+        before = version(page)
+        page.locator(f'{MINE} [data-testid="joy-space"][data-legal="true"]').first.click()
+        if page.get_by_test_id("face-chooser").is_visible():  # her last card: the next faces
+            _check_phone(page)
+            page.screenshot(path=str(artifacts / f"{game}-phone-next.png"))
+            chose_next = True
+            page.get_by_test_id("confirm-move").click()
+        expect(page.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+        if chose_next or page.get_by_test_id("game-over").is_visible():
+            break
+    assert chose_next, "the page's player played her last active card and chose the next faces"
+    assert_phone_table(page, controls=mode(page) != "idle")
+
+
+_OVERLAPS = """
+([words, pieces]) => {
+  const box = (el) => el.getBoundingClientRect();
+  const meet = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const hits = [];
+  for (const w of document.querySelectorAll(words)) {
+    for (const p of document.querySelectorAll(pieces)) {
+      const owner = p.closest('[data-point], [data-piece]');
+      const name = owner ? owner.dataset.point || owner.dataset.piece : '?';
+      if (meet(box(w), box(p))) hits.push(`${w.textContent} under ${name}`);
+    }
+  }
+  return hits;
+}
+"""
+
+
+def words_under_pieces(page: Any, words: str, pieces: str) -> list[str]:
+    """Every pair of a word (`words` selector) and a piece (`pieces`) whose boxes overlap."""
+    return list(page.evaluate(_OVERLAPS, [words, pieces]))

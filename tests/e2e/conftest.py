@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import RELAXED_LIMITS
+from tests.e2e.browser_pages import page_maker
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -127,29 +128,8 @@ def new_page(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
     """new_page(width=1280, height=900, player=None) -> a page in its own browser context
     (its own localStorage: one friend each). `player` ({id, name, token}) is stored as the
     guest before any page script runs. Page errors fail the test."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(width: int = 1280, height: int = 900, player: dict[str, str] | None = None) -> Any:
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, base_url=live_server
-        )
-        context.set_default_timeout(10_000)
-        if player is not None:
-            import json
-
-            context.add_init_script(
-                f"localStorage.setItem('arcade.player', {json.dumps(json.dumps(player))});"
-            )
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
+    with page_maker(browser, live_server) as make:
+        yield make
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,9 @@ from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import (
     Driver,
+    animations_done,
     c64_match,
+    phone_first_through_set_up_and_play,
     play_until_each_seat_played,
     row_attributes,
     same_squares,
@@ -23,7 +25,7 @@ from tests.e2e.c64_browser import (
     set_up_in_every_browser,
     turn_titles_agree,
 )
-from tests.e2e.lobby_flow import friends_start_a_match
+from tests.e2e.lobby_flow import FRIENDS, api_match, friends_start_a_match
 
 pytestmark = pytest.mark.browser
 
@@ -108,7 +110,34 @@ def test_a_drive_runs_square_by_square(new_page: Any, live_server: str, artifact
         expect(log.filter(has_text="Red drives east to f1.")).to_have_count(1)
         row = page.locator(f'[data-testid="cars-row"][data-seat="{first}"]')
         expect(row).to_have_attribute("data-facing", "E")
-        page.wait_for_timeout(600)  # let the drive finish before the picture
+        animations_done(page)  # the drive ends before the picture
         page.screenshot(path=str(artifacts / "c64-cars-drive.png"), full_page=True)
     finally:
         driver.close()
+
+
+def test_phone_first_board_and_joystick_share_the_screen(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue 14 item 5: at 390x844 the board and the controls of each decision (set-up cards
+    and faces, a card, its space, the next faces) are on screen together, taps >= 40px."""
+    phone_first_through_set_up_and_play(new_page, live_server, "c64-cars", 2, artifacts)
+
+
+def test_the_facing_arrow_turns_with_the_board(new_page: Any, live_server: str) -> None:
+    """Issue 14 item 4: each player sees the board from her side, so an arrow naming a car's
+    facing points the way the car points on her screen: cars start facing east (ruling C8),
+    which is to the left for the North player and to the right North up."""
+    match_id, people = api_match(live_server, "c64-cars", FRIENDS[:2])
+    for player in people:
+        page = new_page(player=player)
+        page.goto(f"/match/{match_id}")
+        board = page.get_by_test_id("board")
+        expect(page.locator(".cars-facing")).to_have_count(2)
+        side = board.get_attribute("data-view")
+        east = {"S": "→ east", "N": "← east"}[side or ""]
+        assert page.locator(".cars-facing").all_inner_texts() == [east, east]
+        if side == "N":
+            page.get_by_test_id("toggle-view").click()
+            expect(board).to_have_attribute("data-view", "S")
+            expect(page.locator(".cars-facing")).to_have_text(["→ east", "→ east"])

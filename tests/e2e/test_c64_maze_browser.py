@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from tests.e2e.c64_browser import (
     MINE,
     c64_match,
+    phone_first_through_set_up_and_play,
     play_until_each_seat_played,
     same_squares,
     screenshots,
@@ -26,6 +27,7 @@ from tests.e2e.c64_browser import (
     version,
 )
 from tests.e2e.lobby_flow import auth, fits_width, friends_start_a_match
+from tests.e2e.phone import PHONE, assert_phone_table
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +74,7 @@ def test_refused_move_shows_its_reason(new_page: Any, live_server: str, artifact
     page.evaluate("move => window.arcade.submit(move).catch(() => null)", bad_move)
     expect(page.get_by_test_id("move-error")).to_be_visible()
     expect(page.get_by_test_id("move-error-text")).to_have_text(reason)
-    expect(page.get_by_test_id("toast-error").first).to_contain_text(reason)
+    expect(page.get_by_test_id("toast-error")).to_have_count(0)  # said once (issue 14, item 7)
     # Nothing changed: still the set-up, still version 0.
     expect(page.get_by_test_id("game-root")).to_have_attribute("data-version", "0")
     page.screenshot(path=str(artifacts / "c64-maze-refused.png"), full_page=True)
@@ -126,7 +128,7 @@ def test_phone_width_shows_board_and_joystick(
     expect(board).to_be_visible()
     expect(joystick).to_be_visible()
     assert fits_width(page, width), "no horizontal scrolling"
-    for element in (board, joystick, page.get_by_test_id("joystick-mine")):
+    for element in (board, joystick, page.get_by_test_id("joy-card").last):
         box = element.bounding_box()
         assert box is not None
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
@@ -238,3 +240,25 @@ def test_the_face_chooser_pressed_while_the_other_player_takes_still_clicks(
     expect(ada.get_by_test_id("my-joystick")).not_to_have_attribute("data-mode", "take")
     assert chosen[int(card or -1)] == face
     assert _active_faces(live_server, match_id, host) == chosen, "the take has Ada's faces"
+
+
+def test_phone_first_board_and_joystick_share_the_screen(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue 14 item 5: at 390x844 the board and the controls of each decision (set-up cards
+    and faces, a card, its space, the next faces) are on screen together, taps >= 40px."""
+    phone_first_through_set_up_and_play(new_page, live_server, "c64-maze", 2, artifacts)
+
+
+def test_phone_first_for_a_spectator(new_page: Any, live_server: str) -> None:
+    """Issue 14 items 4 and 5: a spectator's phone shows the whole board North up in the
+    room under the banners (she has no decision to make: no joystick of her own)."""
+    match_id, _host, _guest = c64_match(live_server, "c64-maze")
+    page = new_page(width=PHONE["width"], height=PHONE["height"])
+    page.goto(f"/match/{match_id}")
+    board = page.get_by_test_id("board")
+    expect(board).to_have_attribute("data-view", "S")
+    expect(page.get_by_test_id("my-joystick")).to_have_count(0)
+    assert_phone_table(page, controls=False)
+    box = board.bounding_box()
+    assert box is not None and box["width"] >= 350, box

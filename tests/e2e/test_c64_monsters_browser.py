@@ -15,15 +15,18 @@ from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import (
     Driver,
+    animations_done,
     c64_match,
+    phone_first_through_set_up_and_play,
     play_until_each_seat_played,
     row_attributes,
     same_squares,
     screenshots,
     set_up_in_every_browser,
     turn_titles_agree,
+    words_under_pieces,
 )
-from tests.e2e.lobby_flow import friends_start_a_match
+from tests.e2e.lobby_flow import FRIENDS, api_match, friends_start_a_match
 
 pytestmark = pytest.mark.browser
 
@@ -113,7 +116,43 @@ def test_adventurer_steps_then_her_monster(
         log = page.locator('[data-testid="log-entry"] .text')
         expect(log.filter(has_text="Red moves north to a2.")).to_have_count(1)
         expect(log.filter(has_text="Red's monster moves south to d3.")).to_have_count(1)
-        page.wait_for_timeout(800)  # let the move finish before the picture
+        animations_done(page)  # the move ends before the picture
         page.screenshot(path=str(artifacts / "c64-monsters-move.png"), full_page=True)
     finally:
         driver.close()
+
+
+def test_phone_first_board_and_joystick_share_the_screen(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue 14 item 5: at 390x844 the board and the controls of each decision (set-up cards
+    and faces, a card, its space, the next faces) are on screen together, taps >= 40px."""
+    phone_first_through_set_up_and_play(new_page, live_server, "c64-monsters", 2, artifacts)
+
+
+def test_lair_and_home_words_are_never_covered(new_page: Any, live_server: str) -> None:
+    """Issue 14 item 10: a treasure disc covered the LAIR word (ruling C6: monster and
+    treasure start on the centre square), and the legend spoke of a "fort" nothing on the
+    board is called. Every seat sees the board from her side, so every view is checked."""
+    match_id, people = api_match(live_server, "c64-monsters", FRIENDS[:4])
+    for player in people:
+        page = new_page(player=player)
+        page.goto(f"/match/{match_id}")
+        expect(page.get_by_test_id("board")).to_be_visible()
+        labels = page.get_by_test_id("monsters-label")
+        expect(labels).to_have_count(8)
+        assert sorted(labels.all_text_contents()) == ["HOME"] * 4 + ["LAIR"] * 4
+        assert (
+            words_under_pieces(page, '[data-testid="monsters-label"]', ".monsters-treasure .gp")
+            == []
+        )
+        # The words are drawn after (over) every piece: a monster at home never hides one.
+        assert page.evaluate(
+            """() => {
+              const label = document.querySelector('[data-testid="monsters-label"]');
+              return [...document.querySelectorAll('[data-testid="piece"], [data-testid="point"]')]
+                .every((p) => p.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING);
+            }"""
+        )
+        legend = page.locator(".board-legend").inner_text().lower()
+        assert "lair" in legend and "fort" not in legend, legend

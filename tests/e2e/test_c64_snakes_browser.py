@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import (
+    phone_first_through_set_up_and_play,
     play_a_move_card,
     play_until_each_seat_played,
     screenshots,
@@ -57,13 +58,15 @@ def test_two_friends_grow_snakes(new_page: Any, live_server: str, artifacts: Pat
     play_until_each_seat_played(pages, seat_of, 10, same_snake, play=play)
     turn_titles_agree(pages)
 
-    # The north player turns the board to her side: the pieces keep their grid points.
+    # The north player sees the board from her side; she turns it North up: the pieces keep
+    # their grid points.
     north = next(p for p in pages if "North side" in p.get_by_test_id("my-joystick").inner_text())
+    expect(north.get_by_test_id("board")).to_have_attribute("data-view", "N")
     head = f'[data-point="head-{seat_of[id(north)]}"]'
     at = north.locator(head).get_attribute("data-at")
     assert at is not None
     north.get_by_test_id("toggle-view").click()
-    expect(north.get_by_test_id("board")).to_have_attribute("data-view", "N")
+    expect(north.get_by_test_id("board")).to_have_attribute("data-view", "S")
     expect(north.locator(head)).to_have_attribute("data-at", at)
 
     screenshots(pages, artifacts, "c64-snakes")
@@ -80,3 +83,11 @@ def test_the_final_score_is_shown_at_the_end(
     )
     expect(page.get_by_test_id("snakes-note")).to_have_text(reason)
     page.screenshot(path=str(artifacts / "c64-snakes-final.png"), full_page=True)
+
+
+def test_phone_first_board_and_joystick_share_the_screen(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue 14 item 5: at 390x844 the board and the controls of each decision (set-up cards
+    and faces, a card, its space, the next faces) are on screen together, taps >= 40px."""
+    phone_first_through_set_up_and_play(new_page, live_server, "c64-snakes", 2, artifacts)

@@ -20,9 +20,11 @@ from app.engine.dice import Dice
 from app.games.c64.tanks import Tanks
 from tests.e2e.c64_browser import (
     MINE,
+    animations_done,
     c64_match,
     log_entry,
     log_texts,
+    phone_first_through_set_up_and_play,
     play_until_each_seat_played,
     row_attributes,
     same_squares,
@@ -117,7 +119,7 @@ def test_two_friends_set_up_and_play_tanks(
 
     play_until_each_seat_played([ada, bea], seat_of, 10, same_tanks, over=over)
 
-    ada.wait_for_timeout(400)  # let a last shot finish on screen
+    animations_done(ada)  # a last shot ends on screen before the pictures
     screenshots([ada, bea], artifacts, "c64-tanks")
 
 
@@ -197,7 +199,7 @@ def test_bullet_runs_along_its_path_and_mirrors_turn_in_turn(
             expect(page.locator(f'.wall[data-square="{later[0]["square"]}"]')).not_to_have_class(
                 re.compile("tanks-turning")
             )
-    watcher.wait_for_timeout(300)  # the quarter turn itself
+    animations_done(watcher)  # the quarter turn itself
     watcher.screenshot(path=str(artifacts / "c64-tanks-bullet.png"), full_page=False)
 
     # Let the flights finish: every mirror ends with the tilt the server says.
@@ -217,3 +219,11 @@ def test_bullet_runs_along_its_path_and_mirrors_turn_in_turn(
         expect(log_entry(page, seq)).to_be_visible()
         assert any("bounces off" in line for line in log_texts(page, seq))
     shooter_page.screenshot(path=str(artifacts / "c64-tanks-after-shot.png"), full_page=True)
+
+
+def test_phone_first_board_and_joystick_share_the_screen(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue 14 item 5: at 390x844 the board and the controls of each decision (set-up cards
+    and faces, a card, its space, the next faces) are on screen together, taps >= 40px."""
+    phone_first_through_set_up_and_play(new_page, live_server, "c64-tanks", 2, artifacts)

@@ -14,14 +14,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import (
+    phone_first_through_set_up_and_play,
     play_a_move_card,
     play_until_each_seat_played,
     screenshots,
     set_up_in_every_browser,
     the_final_score,
     turn_titles_agree,
+    words_under_pieces,
 )
-from tests.e2e.lobby_flow import friends_start_a_match
+from tests.e2e.lobby_flow import FRIENDS, api_match, friends_start_a_match
 
 pytestmark = pytest.mark.browser
 
@@ -73,3 +75,25 @@ def test_the_final_score_is_shown_at_the_end(
     if contacts.count():  # the breakdown opens by itself at the end
         expect(contacts.first).to_be_visible()
     page.screenshot(path=str(artifacts / "c64-trains-final.png"), full_page=True)
+
+
+def test_phone_first_board_and_joystick_share_the_screen(
+    new_page: Any, live_server: str, artifacts: Path
+) -> None:
+    """Issue 14 item 5: at 390x844 the board and the controls of each decision (set-up cards
+    and faces, a card, its space, the next faces) are on screen together, taps >= 40px."""
+    phone_first_through_set_up_and_play(new_page, live_server, "c64-trains", 3, artifacts)
+
+
+def test_edge_numbers_keep_clear_of_the_trains(new_page: Any, live_server: str) -> None:
+    """Issue 14 item 10: the edge numbers 0 and 8 hid under the trains standing on the corner
+    grid points (ruling C9: trains start on the left-corner points), in every seat's view."""
+    match_id, people = api_match(live_server, "c64-trains", FRIENDS[:4])
+    for player in people:
+        page = new_page(player=player)
+        page.goto(f"/match/{match_id}")
+        expect(page.locator('[data-testid="point"][data-point^="train-"]')).to_have_count(4)
+        numbers = page.locator('[data-testid="point-coords"] text')
+        expect(numbers).to_have_count(18)
+        trains = '[data-point^="train-"] .ring, [data-point^="train-"] .gp'
+        assert words_under_pieces(page, '[data-testid="point-coords"] text', trains) == []

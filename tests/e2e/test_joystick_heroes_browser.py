@@ -168,7 +168,11 @@ def test_a_finished_game_shows_the_prizes_per_round_chart(
             ]
             if views[0]["status"] == "finished":
                 break
-            seat = next(i for i, v in enumerate(views) if v["view"]["legal_moves"])
+            # The seat to move: during PLAY every seat also has its discards (H13a).
+            seat = next(
+                i for i, v in enumerate(views)
+                if i in v["view"]["active_seats"] and v["view"]["legal_moves"]
+            )
             move = quick_move(views[seat]["view"]["legal_moves"])
             answer = client.post(
                 f"/api/matches/{match_id}/moves", json={"move": move, "id": f"m{number}"},
@@ -405,3 +409,32 @@ def test_hand_dice_and_arcade_controls_stay_put_and_send_their_own_move(
         {"type": "move_to", "spot": spots[2]},
         {"type": "discard", "card": second},
     ]
+
+
+def test_a_player_discards_while_the_other_one_plays(new_page: Any, live_server: str) -> None:
+    """Ruling H13a: during a PLAY phase every player may discard on anyone's turn. The page
+    offers it to the player who is not to move, the server takes it, and the banner keeps
+    naming the hero to move (the table never waits for a discard)."""
+    match_id, host, guest = started_match(live_server)
+    for number, player in enumerate((host, guest)):
+        first_legal_move(live_server, match_id, player, number)
+    pages = [new_page(player=host), new_page(player=guest)]
+    for page in pages:
+        page.goto(f"/match/{match_id}")
+        expect(page.get_by_test_id("power-card")).to_have_count(3)
+    mover = pages[0].evaluate("window.arcade.state.active_seats")[0]
+    idle = pages[1 - mover]
+    expect(idle.get_by_test_id("turn-banner")).to_have_attribute("data-mine", "false")
+    expect(idle.get_by_test_id("card-discard")).to_have_count(3)
+    card = idle.get_by_test_id("power-card").first.get_attribute("data-card")
+    before = version(idle)
+    idle.get_by_test_id("card-discard").first.click()
+    expect(idle.get_by_test_id("game-root")).not_to_have_attribute("data-version", str(before))
+    expect(idle.locator(f'[data-testid="power-card"][data-card="{card}"]')).to_have_count(0)
+    expect(idle.get_by_test_id("move-error")).to_be_hidden()
+    expect(idle.locator('[data-testid="log-entry"]').filter(has_text="discards")).to_have_count(1)
+    for page in pages:
+        expect(page.get_by_test_id("turn-title")).to_contain_text(
+            "Your turn" if page is pages[mover] else "Waiting for"
+        )
+    expect(pages[mover].get_by_test_id("hand-count").nth(1 - mover)).to_contain_text("2")

@@ -162,6 +162,15 @@ def test_advanced_setup_places_controllers_by_clicking_routers(
     pages[1].screenshot(path=str(artifacts / "tactrics-advanced.png"), full_page=True)
 
 
+# The board is measured once it is styled (unstyled, an arrow's glyph is 16 user units tall and
+# its box covers the routers beside it: the CI failure "T11 cw arrow covers" on a loaded
+# machine, where the stylesheet came after the first click) and no animation is running.
+BOARD_SETTLED = """() => {
+  const table = document.querySelector('[data-testid="tactrics"]');
+  return table?.dataset.styled === "true" && !table.getAnimations({ subtree: true })
+    .some((a) => a.playState === "running" || a.playState === "pending");
+}"""
+
 ARROWS_AND_CONTROLLERS = """() => {
   const box = (node) => {
     const r = node.getBoundingClientRect();
@@ -203,6 +212,7 @@ def test_advanced_board_arrows_never_cover_a_controller(
         knob = towers.nth(i)
         knob.click()
         expect(knob).to_have_attribute("data-selected", "true")
+        page.wait_for_function(BOARD_SETTLED)
         # Boxes are relative to the viewport, which a click may scroll (smoothly, over several
         # frames on a busy machine): every box is measured in one go, in the same frame.
         boxes = page.evaluate(ARROWS_AND_CONTROLLERS)
@@ -222,6 +232,22 @@ def test_advanced_board_arrows_never_cover_a_controller(
             router.click(trial=True, timeout=2000)
         knob.click()  # deselect
     page.screenshot(path=str(artifacts / "tactrics-advanced-arrows.png"), full_page=True)
+
+
+def test_board_waits_for_its_stylesheet(new_page: Any, live_server: str) -> None:
+    """Unstyled, the board's arrows are 16-unit glyphs over the routers (the arrow test's CI
+    failure under load): the board shows, and takes clicks, only once its stylesheet applies."""
+    match_id, players = api_match(live_server, "tactrics-crossing")
+    page = new_page(width=390, height=844, player=players[0])
+    held: list[Any] = []
+    page.route("**/static/css/tactrics.css", lambda route: held.append(route))
+    page.goto(f"/match/{match_id}")
+    expect(page.locator('[data-testid="tower"]')).to_have_count(19)  # drawn, not shown
+    expect(page.get_by_test_id("board")).to_be_hidden()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.get_by_test_id("tactrics")).to_have_attribute("data-styled", "true")
+    expect(page.get_by_test_id("board")).to_be_visible()
 
 
 def test_cat_and_mouse_turn_ends_when_a_cat_is_turned(

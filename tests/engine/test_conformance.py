@@ -61,7 +61,8 @@ def play(game: Game, players: int, seed: int, *, checks: bool = True) -> Playout
             assert game.parse_move(move) == move, "legal moves must be in canonical form"
             for other in range(players):
                 if other not in active:
-                    assert game.legal_moves(state, other) == []
+                    # Only what it may do out of turn (a Joystick Heroes discard), or nothing.
+                    assert game.legal_moves(state, other) == game.out_of_turn_moves(state, other)
         before = copy.deepcopy(state)
         new_state, events = game.apply(state, seat, move, Dice(seed_name(seed), number))
         assert state == before, "apply must not mutate its input"

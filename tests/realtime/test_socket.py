@@ -169,10 +169,11 @@ async def test_presence_and_chat(server: LiveServer) -> None:
             assert chat["text"] == "good luck!" and chat["name"] == "Bob" and chat["seat"] == 1
         gone = await a.until(lambda f: f["type"] == "presence" and not f["seats"][1]["online"])
         assert gone["spectators"] == 0
-    # chat is kept: a newcomer gets the history
-    async with Viewer(server.ws_url, match_id, None) as s:
-        history = await s.until_type("chat")
-        assert history["text"] == "good luck!"
+    # chat is kept: a player coming back gets the players' history (a watcher does not:
+    # tests/realtime/test_chat_channels.py)
+    async with Viewer(server.ws_url, match_id, ada.token) as again:
+        history = await again.until_type("chat")
+        assert history["text"] == "good luck!" and history["channel"] == "players"
 
 
 async def test_sync_after_a_gap_and_idempotent_move_ids(server: LiveServer) -> None:

@@ -148,7 +148,7 @@ async def test_a_spectator_without_a_name_may_not_chat(server: LiveServer) -> No
         await a.until_type("snapshot")
         await s.send({"type": "chat", "text": "hello from nobody"})
         refused = await s.until_type("error")
-        assert refused["code"] == "forbidden" and "name" in refused["message"]
+        assert refused["code"] == "name_required" and "name" in refused["message"]
         await a.send({"type": "chat", "text": "only named guests"})
         assert (await a.until_type("chat"))["text"] == "only named guests"
         with pytest.raises(asyncio.TimeoutError):

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, status
@@ -37,6 +38,22 @@ from app.services.rate_limits import (
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=COMMON)
 
 
+def _lobby_ttl(context: AppContext) -> timedelta:
+    return timedelta(minutes=context.settings.open_lobby_ttl_minutes)
+
+
+async def _activity(
+    context: AppContext, session: AsyncSession, matches: list[Match]
+) -> dict[str, dict[str, Any]]:
+    return await lobby.activity(
+        session,
+        matches,
+        now=datetime.now(UTC),
+        lobby_ttl=_lobby_ttl(context),
+        idle_after=timedelta(minutes=context.settings.idle_match_minutes),
+    )
+
+
 async def _summary(
     context: AppContext,
     session: AsyncSession,
@@ -57,7 +74,12 @@ async def _summary(
             view = live.viewer_state(live.version, live.seat_of(player_id))
             match.version, match.status = live.version, live.status
     return lobby.summary(
-        match, names=names, online=context.presence.online(match.id), view=view, viewer=player_id
+        match,
+        names=names,
+        online=context.presence.online(match.id),
+        view=view,
+        viewer=player_id,
+        activity=(await _activity(context, session, [match]))[match.id],
     )
 
 
@@ -109,9 +131,12 @@ async def list_matches(
     offset: Annotated[int, Query(ge=0, le=10_000)] = 0,
     after: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
 ) -> MatchesPublic:
-    """Match summaries, newest first; filter by status, game, or your own (`mine=true`).
-    Page on with `after=<next>` (the `next` of the previous page); `count` is exact up to a
-    cap (`count_capped` says when there are at least that many)."""
+    """Match summaries, newest first (finished ones: the last to end first); filter by status,
+    game, or your own (`mine=true`). Page on with `after=<next>` (the `next` of the previous
+    page); `count` is exact up to a cap (`count_capped` says when there are at least that
+    many). Open lobbies that have expired are not listed; each summary says when its table
+    last saw activity (`last_activity_at`), when an open lobby closes (`expires_at`) and
+    whether a match in progress is `idle`."""
     if mine and player is None:
         raise ArcadeError("unauthorized", "Sign in to list your own matches.")
     cap = context.settings.list_count_cap
@@ -124,11 +149,16 @@ async def list_matches(
         offset=offset,
         after=after,
         count_cap=cap,
+        touched_since=datetime.now(UTC) - _lobby_ttl(context),
     )
     names = await lobby.player_names(session, found)
+    activity = await _activity(context, session, found)
     return MatchesPublic(
         matches=[
-            lobby.summary(m, names=names, online=context.presence.online(m.id)) for m in found
+            lobby.summary(
+                m, names=names, online=context.presence.online(m.id), activity=activity[m.id]
+            )
+            for m in found
         ],
         count=count,
         count_capped=count >= cap,
@@ -210,6 +240,20 @@ async def rematch(
     await session.commit()
     await context.notify(match_id, "rematch", rematch_id=match.id)
     return await _summary(context, session, match, player.id)
+
+
+@router.post("/{match_id}/keep-open", responses=MATCH_CHANGE)
+async def keep_open(
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
+) -> dict[str, Any]:
+    """The host keeps her open lobby from expiring: it counts as lobby activity, so the
+    lobby's `expires_at` moves on by `open_lobby_ttl_minutes`."""
+    match = await lobby.keep_open(session, match_id=match_id, player=player)
+    return await _lobby_changed(context, session, match, player.id, "lobby")
 
 
 @router.post("/{match_id}/join", responses=MATCH_CHANGE)
@@ -396,6 +440,7 @@ async def read_replay_frames(
         seed=live.seed,
         moves=await lobby.move_log(session, match_id=match_id),
         reveal=finished and live.status == "finished",
+        rules_version=match.rules_version,
     )
     if frames["status"] == "finished":
         context.remember_replay(match_id, frames)

@@ -1,9 +1,9 @@
-"""C64 Monsters: steal a treasure from the monsters' fort and bring it home to your corner.
+"""C64 Monsters: steal a treasure from the monsters' lairs and bring it home to your corner.
 
 Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Monsters") with our rulings
 C1-C4 and C6 (rules/c64-board.md), walls per map M. Every player has an adventurer (starting
 on her left corner), a monster and a treasure disc (both starting on her closest centre
-square inside the fort). A move card moves the adventurer one square in the seat-relative
+square, its lair). A move card moves the adventurer one square in the seat-relative
 direction AND then the same-colour monster one square in the opposite absolute direction;
 each part is blocked separately (adventurers by walls, the edge and other adventurers;
 monsters by walls, the edge and other monsters), so one may move while the other stays.
@@ -95,13 +95,19 @@ def _owner_text(state: State, owner: int, mover: int, piece: str) -> str:
     return f"{colour_name(state, owner)}'s {piece}"
 
 
+WORDING_KEY = "wording"
+"""In the state of a match of rules version 2, whose log names the monsters' squares as the
+board does ("lair"); a match begun under version 1 keeps the words it was played with."""
+
+
 @register
 class Monsters(C64Game):
     id = "c64-monsters"
     title = "C64 Monsters"
     min_players = 2
     max_players = 4
-    rules_version = "1"
+    rules_version = "2"  # 2: the log says "lair", the board's word, where 1 said "fort"
+    older_rules_versions = frozenset({"1"})
     has_chance = True
     hidden_information = False
     game_key = "monsters"
@@ -118,6 +124,12 @@ class Monsters(C64Game):
             player["treasure"] = CENTRE[side]
             player["carrying"] = None
         state["walls"] = list(START_WALLS)
+        state[WORDING_KEY] = "lair"
+
+    def keep_older_rules(self, state: State, rules_version: str) -> State:
+        if rules_version == "1":  # its log read "sent back to the fort", word for word
+            del state[WORDING_KEY]
+        return state
 
     # --- a move card: adventurer, then monster (C6) --------------------------------------------
     def move_piece(self, state: State, seat: int, direction: str, events: list[Event]) -> None:
@@ -268,7 +280,11 @@ class Monsters(C64Game):
         gone = [r["owner"] for r in resets if r["piece"] == "monster"]
         if gone:
             whose = ", ".join(_owner_text(state, o, seat, "monster") for o in gone)
-            what = f"{whose} {'is' if len(gone) == 1 else 'are'} sent back to the fort"
+            # "lair": the word the board shows on the centre squares.
+            lairs = "its lair" if len(gone) == 1 else "their lairs"
+            if WORDING_KEY not in state:
+                lairs = "the fort"
+            what = f"{whose} {'is' if len(gone) == 1 else 'are'} sent back to {lairs}"
         else:
             what = "no monster was next to her"
         text = (

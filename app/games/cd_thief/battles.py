@@ -30,8 +30,9 @@ from app.games.cd_thief.board import (
     not_wall,
     on_board,
     orthogonal_neighbours,
-    terrain,
+    terrain_in,
     thief_start,
+    under_d11,
 )
 from app.games.cd_thief.movement import has_access
 from app.games.cd_thief.pieces import (
@@ -65,8 +66,11 @@ def thief_wins(hits: int, zapper: bool) -> bool:
 
 
 def _exit_square(state: State, seat: int) -> Square:
-    """D8: her start square if free, else the nearest free Hotel Exit square."""
+    """D8 as amended by D11: her own start square, whoever stands there (nobody blocks
+    outside the hotel). Before D11: her start square if free, else the nearest free one."""
     start = thief_start(state["thieves"][seat]["colour"])
+    if under_d11(state):
+        return start
     found = nearest(start, lambda s: is_exit(s) and is_free(state, s), is_exit)
     if found is None:  # pragma: no cover - 36 exit squares for 4 thieves
         return next(s for s in EXIT_SQUARES if is_free(state, s))
@@ -191,9 +195,9 @@ def battle_podcaster(
     return True
 
 
-def _is_doorway(square: Square) -> bool:
+def _is_doorway(state: State, square: Square) -> bool:
     """Next to a door (orthogonally): the only way through it from one side."""
-    return any(terrain(n) in DOORS for n in orthogonal_neighbours(square))
+    return any(terrain_in(state, n) in DOORS for n in orthogonal_neighbours(square))
 
 
 def _carl_square(state: State, seat: int) -> Square:
@@ -218,7 +222,7 @@ def _carl_square(state: State, seat: int) -> Square:
         )
 
     if free:  # min is stable: KING_STEPS order among equals
-        return min(free, key=lambda s: (traps_her(s), _is_doorway(s)))
+        return min(free, key=lambda s: (traps_her(s), _is_doorway(state, s)))
     return nearest(square, lambda s: is_standable(s) and is_free(state, s), not_wall) or square
 
 

@@ -249,6 +249,24 @@ def nearest(
     return None
 
 
+RULINGS_KEY: Final = "rulings"
+"""In the state of a match played by rules version 2 (ruling D11 of 2026-11-24: a main
+entrance three squares wide, nobody blocks outside). A match begun under version 1 has no such
+key and keeps its single-square entrance, blocking outside and D8's nearest free exit."""
+BESIDE_THE_OLD_ENTRANCE: Final = frozenset({(8, 14), (10, 14)})
+
+
+def under_d11(state: dict[str, Any]) -> bool:
+    return RULINGS_KEY in state
+
+
+def terrain_in(state: dict[str, Any], square: Square) -> str:
+    """`terrain`, except that a match begun before D11 has walls beside its one entrance."""
+    if square in BESIDE_THE_OLD_ENTRANCE and not under_d11(state):
+        return WALL
+    return terrain(square)
+
+
 def not_wall(square: Square) -> bool:
     return terrain(square) != WALL
 

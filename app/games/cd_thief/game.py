@@ -1,6 +1,6 @@
 """CD Thief: sneak into the retro-gaming Expo hotel, steal the stack of CDs, get out with them.
 
-Rules: rulebooks/cd-thief.txt with rulings D1-D10 and the content of 3(d) (rules/cd-thief.md);
+Rules: rulebooks/cd-thief.txt with rulings D1-D11 and the content of 3(d) (rules/cd-thief.md);
 the map, item squares and Event cards are data (``data/``). Chance: 2d6 movement, the Battle
 dice, ITG's white die, the shuffled Event deck and the first player. Hidden information: only
 the Event deck's order, which is secret to everybody; views show how many cards are left and
@@ -36,6 +36,7 @@ from app.engine.dice import Dice
 from app.engine.registry import register
 from app.games.cd_thief.battles import LIVES, activate_carl, battle_podcaster
 from app.games.cd_thief.board import (
+    BESIDE_THE_OLD_ENTRANCE,
     CARDS,
     CARL_HOME,
     CDS_HOME,
@@ -49,7 +50,9 @@ from app.games.cd_thief.board import (
     PODCASTER_NAMES,
     PODCASTERS,
     ROOM_NAMES,
+    RULINGS_KEY,
     TERRAIN,
+    WALL,
     WIDTH,
     Square,
     as_list,
@@ -62,6 +65,7 @@ from app.games.cd_thief.board import (
     sq,
     terrain,
     thief_start,
+    under_d11,
 )
 from app.games.cd_thief.frantic import itg_turn, steal_cds
 from app.games.cd_thief.movement import Walker, doors_opened, has_access
@@ -120,6 +124,10 @@ def card_view(number: int) -> dict[str, Any]:
 
 
 MAP_ROWS = tuple("".join(TERRAIN[(x, y)] for x in range(WIDTH)) for y in range(HEIGHT))
+MAP_ROWS_BEFORE_D11 = tuple(
+    "".join(WALL if (x, y) in BESIDE_THE_OLD_ENTRANCE else TERRAIN[(x, y)] for x in range(WIDTH))
+    for y in range(HEIGHT)
+)
 
 
 @register
@@ -128,7 +136,8 @@ class CdThief(Game):
     title = "CD Thief"
     min_players = 2
     max_players = 4
-    rules_version = "1"
+    rules_version = "2"  # 2: ruling D11 (three-square entrance, nobody blocks outside)
+    older_rules_versions = frozenset({"1"})
     has_chance = True
     hidden_information = False  # the deck order is secret to everybody, not to one seat
     goal = (
@@ -174,8 +183,14 @@ class CdThief(Game):
             "frantic": None,
             "turn": {},
             "outcome": None,
+            RULINGS_KEY: "2026-11-24",
         }
         self._start_turn(state, first, 1)
+        return state
+
+    def keep_older_rules(self, state: State, rules_version: str) -> State:
+        if rules_version == "1":
+            del state[RULINGS_KEY]
         return state
 
     # --- turn machinery -----------------------------------------------------------------------
@@ -364,7 +379,7 @@ class CdThief(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         turn = state["turn"]
         return {
-            "map": list(MAP_ROWS),
+            "map": list(MAP_ROWS if under_d11(state) else MAP_ROWS_BEFORE_D11),
             "difficult": state["difficult"],
             "thieves": [
                 {"seat": i, **copy.deepcopy(t)} for i, t in enumerate(state["thieves"])
@@ -394,9 +409,10 @@ class CdThief(Game):
         return {**self.view(state, None), "deck_order": list(state["deck"])}
 
     def secret_values(self, state: State, seat: int) -> list[Any]:
-        """The deck's order is secret to everybody (6. of the issue); a one-card deck is left
-        out because "[n]" could appear in any view by chance."""
-        return [list(state["deck"])] if len(state["deck"]) > 1 else []
+        """The deck's order is secret to everybody (6. of the issue); a deck of one or two
+        cards is left out because "[n]" or "[a, b]" (a square) could appear in any view by
+        chance (the conformance playout met "[13, 12]", a target square in the Lounge)."""
+        return [list(state["deck"])] if len(state["deck"]) > 2 else []
 
     def outcome(self, state: State) -> Outcome | None:
         result = state["outcome"]

@@ -1,12 +1,14 @@
-"""CD Thief movement (rulebook "CD Thief Movement", rulings D2 and D3).
+"""CD Thief movement (rulebook "CD Thief Movement", rulings D2, D3 and D11).
 
 A thief rolls 2d6 = N and makes exactly N orthogonal steps, back and forth allowed, never
-through walls, characters or rooms she has no access to (D2). She may pass over items but land
-only on a free square or on her own item (picked up, no step cost); the CDs count as someone
-else's item unless she carries her Studson. If no square can be reached in exactly N steps she
-may stop on any square she could land on in fewer steps (the rulebook's "does not have to take
-their full movement" exception). A thief escaping with the CDs wins as soon as she steps onto a
-Hotel Exit square, so those squares count at any distance up to N (D9.4).
+through walls, characters or rooms she has no access to (D2). Outside the hotel nobody blocks
+(D11): any number of thieves may stand on, pass and end on one Hotel Exit square. She may
+pass over items but land only on a free square or on her own item (picked up, no step cost);
+the CDs count as someone else's item unless she carries her Studson. If no square can be
+reached in exactly N steps she may stop on any square she could land on in fewer steps (the
+rulebook's "does not have to take their full movement" exception). A thief escaping with the
+CDs wins as soon as she steps onto a Hotel Exit square, so those squares count at any
+distance up to N (D9.4).
 """
 
 from __future__ import annotations
@@ -22,13 +24,15 @@ from app.games.cd_thief.board import (
     orthogonal_neighbours,
     shortest_path,
     terrain,
+    terrain_in,
+    under_d11,
 )
 from app.games.cd_thief.pieces import character_squares, has, item_at, thief_square
 
 
 def has_access(state: State, seat: int, square: Square) -> bool:
     """D2: walls never; a room (and its door) needs the item or that room's opened counter."""
-    kind = terrain(square)
+    kind = terrain_in(state, square)
     if kind == WALL:
         return False
     room = ROOM_OF_TERRAIN.get(kind)
@@ -51,7 +55,10 @@ class Walker:
         self.frantic = state["frantic"] == seat
 
     def passable(self, square: Square) -> bool:
-        return square not in self.blocked and has_access(self.state, self.seat, square)
+        # D11: one thief parked outside the single entrance kept everyone out (and every
+        # thief with the CDs in), so only characters inside the hotel block.
+        free = square not in self.blocked or (terrain(square) == EXIT and under_d11(self.state))
+        return free and has_access(self.state, self.seat, square)
 
     def landable(self, square: Square) -> bool:
         """D3: free, or her own item, or the CDs when she carries her Studson."""

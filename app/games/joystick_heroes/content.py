@@ -112,6 +112,26 @@ validate()
 HERO_COLORS = ("red", "blue", "green", "yellow", "purple", "orange")
 
 
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """ "1 Prize", "2 Prizes": a number with its noun in the right number."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+RULINGS_KEY = "rulings"
+"""In the state of a match played by rules version 2 (rulings H9a and H13a, and event texts
+that count in good English). A match begun under version 1 has no such key: it replays, reads
+and ends exactly as it was played."""
+
+
+def amended(state: dict[str, Any]) -> bool:
+    return RULINGS_KEY in state
+
+
+def tally(state: dict[str, Any], n: int, word: str, plural: str | None = None, *, was: str) -> str:
+    """`count` under rules version 2; version 1's event texts read f"{n} {was}"."""
+    return count(n, word, plural) if amended(state) else f"{n} {was}"
+
+
 def hero(seat: int) -> str:
     """The seat's hero as event texts name her: "Red", "Blue", ..."""
     return HERO_COLORS[seat].capitalize()

@@ -28,10 +28,13 @@ from app.games.joystick_heroes.content import (
     COLUMN_NAMES,
     GAMES_CARDS,
     RULES,
+    amended,
+    count,
     cube_cost,
     hero,
     kind_of,
     power_name,
+    tally,
 )
 from app.games.joystick_heroes.decks import (
     discard_power,
@@ -45,6 +48,7 @@ from app.games.joystick_heroes.plays import (
     clockwise_from,
     collect,
     gain,
+    holds,
     start_play,
     steal,
     tilt,
@@ -173,9 +177,7 @@ def apply_start_move(state: State, move: dict[str, Any], rng: Dice, events: list
     name = hero(seat)
     kind = move["type"]
     if kind == "discard":
-        _spend_card(state, seat, move["card"])
-        events.append({"type": "discard", "seat": seat, "kind": kind_of(move["card"]),
-                       "text": f"{name} discards {power_name(move['card'])}."})
+        discard(state, seat, move["card"], events)
     elif kind == "play_card":
         card = move["card"]
         card_kind = kind_of(card)
@@ -200,6 +202,21 @@ def apply_start_move(state: State, move: dict[str, Any], rng: Dice, events: list
         next_turn(state, rng, events)
     else:
         _move_to(state, seat, move["spot"], rng, events)
+
+
+def discard(state: State, seat: int, card: str, events: list[Event]) -> None:
+    """H13, H13a: a card dropped from the hand, whoever is to move. A seat asked a reaction
+    question that said yes and discards its last such card can no longer play it: its answer
+    turns to no (answers stay private, so nobody learns more than the public discard)."""
+    _spend_card(state, seat, card)
+    events.append({"type": "discard", "seat": seat, "kind": kind_of(card),
+                   "text": f"{hero(seat)} discards {power_name(card)}."})
+    question = state["question"]
+    if question is None or question["kind"] not in REACTION_KINDS:
+        return
+    if question["answers"].get(str(seat)) and not holds(state, seat,
+                                                          REACTION_KINDS[question["kind"]]):
+        state["question"] = {**question, "answers": {**question["answers"], str(seat): False}}
 
 
 def _spend_card(state: State, seat: int, card: str) -> None:
@@ -294,7 +311,8 @@ def _answer_reaction(
                        "text": f"You {words}; waiting for the others to answer."})
         return
     state["question"] = None
-    takers = [s for s in question["seats"] if answers[str(s)]]
+    takers = [s for s in question["seats"]
+              if answers[str(s)] and holds(state, s, REACTION_KINDS[kind])]
     if not takers:
         events.append({"type": "no_reaction", "question": kind,
                        "text": sentence(f"Nobody plays {card}")})
@@ -325,6 +343,8 @@ def finish_play(state: State, rng: Dice, events: list[Event]) -> None:
         state["arcade"] = arcade
         turn = state["turn"]
         turn["scores"] = {**turn["scores"], str(result["seat"]): result["score"]}
+        if result.get("levels") is not None:
+            turn["levels"] = {**turn.get("levels", {}), str(result["seat"]): result["levels"]}
         turn["high_score"] = turn["high_score"] or result["high_score"]
     elif state["tournament"] is not None:
         tour = state["tournament"]
@@ -350,18 +370,7 @@ def after_play(state: State, rng: Dice, events: list[Event]) -> None:
 def _end_turn(state: State, rng: Dice, events: list[Event]) -> None:
     turn = state["turn"]
     if turn["challenger"] is not None:
-        a, b = turn["seat"], turn["challenger"]
-        sa, sb = turn["scores"][str(a)], turn["scores"][str(b)]
-        if sa == sb:
-            events.append({"type": "versus", "seat": a, "text": f"Versus: {hero(a)} and "
-                           f"{hero(b)} tie at {sa}; no extra tickets."})
-        else:
-            top = a if sa > sb else b
-            bonus = int(RULES["versus_bonus_tickets"])
-            gain(state, top, tickets=bonus)
-            events.append({"type": "versus", "seat": top, "tickets": bonus,
-                           "text": f"Versus: {hero(top)} has the top score "
-                           f"({max(sa, sb)} to {min(sa, sb)}) and takes {bonus} extra tickets."})
+        _versus_bonus(state, turn, events)
     spot = turn["spot"]
     entry = state["arcade"][spot]
     if turn["high_score"]:
@@ -370,6 +379,62 @@ def _end_turn(state: State, rng: Dice, events: list[Event]) -> None:
         retire_card(state, spot, rng, events, "it was played 3 times")
     state["turn"] = None
     next_turn(state, rng, events)
+
+
+def _versus_bonus(state: State, turn: dict[str, Any], events: list[Event]) -> None:
+    """H9: the top scorer takes 2 extra tickets, a tie none. H9a: on a Premium card more Levels
+    passed is on top; with as many Levels (none included), the last Level's score decides."""
+    if not amended(state):
+        _versus_bonus_by_score(state, turn, events)
+        return
+    a, b = turn["seat"], turn["challenger"]
+    scores = {s: turn["scores"][str(s)] for s in (a, b)}
+    levels = turn.get("levels", {})
+    passed = {s: levels.get(str(s)) for s in (a, b)}
+    premium = passed[a] is not None
+    standing = {s: (passed[s] or 0, scores[s]) for s in (a, b)}
+    if standing[a] == standing[b]:
+        how = f"tie at {scores[a]}"
+        if premium:
+            how = f"tie: {_levels_text(passed[a])} each, {scores[a]} on the last Level rolled"
+        events.append({"type": "versus", "seat": a, "text": f"Versus: {hero(a)} and "
+                       f"{hero(b)} {how}; no extra tickets."})
+        return
+    top, low = (a, b) if standing[a] > standing[b] else (b, a)
+    bonus = int(RULES["versus_bonus_tickets"])
+    gain(state, top, tickets=bonus)
+    if premium and passed[top] != passed[low]:
+        why = f"passes more Levels ({passed[top]} to {passed[low]})"
+    elif premium:
+        why = (f"has the top score on the last Level rolled ({scores[top]} to {scores[low]}, "
+               f"{_levels_text(passed[top])} each)")
+    else:
+        why = f"has the top score ({scores[top]} to {scores[low]})"
+    events.append({"type": "versus", "seat": top, "tickets": bonus,
+                   "text": f"Versus: {hero(top)} {why} and takes "
+                   f"{count(bonus, 'extra ticket')}."})
+
+
+def _versus_bonus_by_score(state: State, turn: dict[str, Any], events: list[Event]) -> None:
+    """Rules version 1, before H9a: the single (last) score decides on every card."""
+    a, b = turn["seat"], turn["challenger"]
+    sa, sb = turn["scores"][str(a)], turn["scores"][str(b)]
+    if sa == sb:
+        events.append({"type": "versus", "seat": a, "text": f"Versus: {hero(a)} and "
+                       f"{hero(b)} tie at {sa}; no extra tickets."})
+        return
+    top = a if sa > sb else b
+    bonus = int(RULES["versus_bonus_tickets"])
+    gain(state, top, tickets=bonus)
+    events.append({"type": "versus", "seat": top, "tickets": bonus,
+                   "text": f"Versus: {hero(top)} has the top score "
+                   f"({max(sa, sb)} to {min(sa, sb)}) and takes {bonus} extra tickets."})
+
+
+def _levels_text(passed: int) -> str:
+    if passed == 0:
+        return "no Level passed"
+    return f"{passed} Level{'s' if passed != 1 else ''} passed"
 
 
 def end_play_phase(state: State, rng: Dice, events: list[Event]) -> None:
@@ -478,9 +543,10 @@ def _settle_powerup(state: State, rng: Dice, events: list[Event]) -> None:
         player = state["players"][seat]
         cubes = dict(player["cubes"])
         bought = []
-        for column, count in totals["cubes"].items():
-            cubes[column] += count
-            bought.append(f"{count} {COLUMN_NAMES[column]} cube{'s' if count > 1 else ''}")
+        for column, cubes_bought in totals["cubes"].items():
+            cubes[column] += cubes_bought
+            plural = "s" if cubes_bought > 1 else ""
+            bought.append(f"{cubes_bought} {COLUMN_NAMES[column]} cube{plural}")
         if totals["prizes"]:
             bought.append(f"{totals['prizes']} Prize{'s' if totals['prizes'] > 1 else ''}")
         hand = [c for c in player["hand"] if c not in totals["used"]]
@@ -489,10 +555,12 @@ def _settle_powerup(state: State, rng: Dice, events: list[Event]) -> None:
                       prizes=player["prizes"] + totals["prizes"])
         for card in totals["used"]:
             discard_power(state, card)
-        coupons = f" with {len(totals['used'])} Coupon(s)" if totals["used"] else ""
+        used = len(totals["used"])
+        coupons = f" with {tally(state, used, 'Coupon', was='Coupon(s)')}" if used else ""
         text = f"{hero(seat)} buys nothing."
         if bought:
-            text = f"{hero(seat)} buys {', '.join(bought)} for {totals['spent']} tickets{coupons}."
+            spent = tally(state, totals["spent"], "ticket", was="tickets")
+            text = f"{hero(seat)} buys {', '.join(bought)} for {spent}{coupons}."
         events.append({"type": "purchase", "seat": seat, "cubes": totals["cubes"],
                        "prizes": totals["prizes"], "spent": totals["spent"], "text": text})
     if not powerup["final"]:
@@ -570,7 +638,7 @@ def next_tournament_play(state: State, rng: Dice, events: list[Event]) -> None:
         gain(state, winner, prizes=bonus)
         events.append({"type": "tournament_win", "seat": winner,
                        "text": f"{hero(winner)} wins the tournament with {best} and takes "
-                       f"{bonus} bonus Prize."})
+                       f"{tally(state, bonus, 'bonus Prize', was='bonus Prize')}."})
     else:
         events.append({"type": "tournament_win", "seat": winner,
                        "text": f"{hero(winner)} wins the after-hours tournament with {best}!"})
@@ -613,7 +681,8 @@ def _declare(state: State, winners: list[int], how: str | None, events: list[Eve
     players = state["players"]
     names = " and ".join(hero(s) for s in winners)
     if len(players) == 1:
-        reason = f"The arcade closes with {players[0]['prizes']} Prizes collected."
+        prizes = tally(state, players[0]["prizes"], "Prize", was="Prizes")
+        reason = f"The arcade closes with {prizes} collected."
     elif how is None:
         reason = f"{names} share the win: nothing could break the tie."
     elif len(winners) == 1:

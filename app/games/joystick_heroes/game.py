@@ -31,6 +31,7 @@ from app.games.joystick_heroes.content import (
     HERO_COLORS,
     POWER_KINDS,
     RULES,
+    RULINGS_KEY,
     SCORING_DIE,
     SKILLS,
     hero,
@@ -43,6 +44,7 @@ from app.games.joystick_heroes.flow import (
     apply_start_move,
     begin_round,
     cart_totals,
+    discard,
     finish_play,
     next_turn,
     powerup_moves,
@@ -86,7 +88,8 @@ class JoystickHeroes(Game):
     title = "Joystick Heroes"
     min_players = 1
     max_players = 6
-    rules_version = "1"
+    rules_version = "2"  # 2: H9a (Premium Versus) and H13a (discards)
+    older_rules_versions = frozenset({"1"})
     has_chance = True
     hidden_information = True
     goal = "The player with the most Prizes when everybody runs out of tokens is the new " \
@@ -143,6 +146,7 @@ class JoystickHeroes(Game):
             "history": [],
             "setup_log": [],
             "outcome": None,
+            RULINGS_KEY: "2026-11-24",
         }
         events: list[Event] = []
         first = state["pizza"]
@@ -177,9 +181,27 @@ class JoystickHeroes(Game):
             return frozenset((state["turn"]["seat"],))
         return frozenset()
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if seat not in self.active_seats(state):
+    def keep_older_rules(self, state: State, rules_version: str) -> State:
+        if rules_version == "1":
+            del state[RULINGS_KEY]
+        return state
+
+    def out_of_turn_moves(self, state: State, seat: int) -> list[Move]:
+        """H13a: during a PLAY phase every player may discard at will, on anyone's turn (a
+        player without tokens too); the table never waits for it."""
+        if state["phase"] != "play" or not 0 <= seat < len(state["players"]):
             return []
+        return [{"type": "discard", "card": card} for card in state["players"][seat]["hand"]]
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        anytime = self.out_of_turn_moves(state, seat)
+        if seat not in self.active_seats(state):
+            return anytime
+        own = self._turn_moves(state, seat)
+        return own + [m for m in anytime if m not in own]
+
+    def _turn_moves(self, state: State, seat: int) -> list[Move]:
+        """The moves of a seat that is to move, discards at any time (H13a) aside."""
         phase = state["phase"]
         if phase == "setup":
             return [{"type": "choose_genres", "genres": pair} for pair in GENRE_PAIRS]
@@ -203,15 +225,20 @@ class JoystickHeroes(Game):
             raise IllegalMove("There is no such seat at this table.")
         if state["phase"] == "over":
             raise IllegalMove("The game is over.")
-        active = self.active_seats(state)
-        if seat not in active:
+        anytime = move in self.out_of_turn_moves(state, seat)
+        if seat not in self.active_seats(state) and not anytime:
+            if isinstance(move, dict) and move.get("type") == "discard" \
+                    and state["phase"] == "play":
+                raise IllegalMove("You cannot discard that card: it is not in your hand.")
             raise IllegalMove(self._wait_reason(state))
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self._refusal(state, seat, move))
         new = copy.deepcopy(state)
         events: list[Event] = []
         phase = new["phase"]
-        if phase == "setup":
+        if anytime:
+            discard(new, seat, move["card"], events)
+        elif phase == "setup":
             self._choose_genres(new, seat, move["genres"], rng, events)
         elif new["question"] is not None:
             answer(new, seat, move["accept"], rng, events)
@@ -259,6 +286,8 @@ class JoystickHeroes(Game):
             return "Answer the question first (yes or no)."
         if kind == "move_to":
             return "You must move to a Games card with no pawn on it, other than your spot."
+        if kind == "discard" and state["phase"] == "play":
+            return "You cannot discard that card: it is not in your hand."
         if kind in ("play_card", "use_key", "discard", "use_coupon"):
             return "You cannot play that card now."
         if kind == "buy":

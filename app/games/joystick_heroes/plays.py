@@ -33,11 +33,13 @@ from app.games.joystick_heroes.content import (
     GAMES_CARDS,
     RULES,
     SCORING_DIE,
+    amended,
     card_columns,
     hero,
     key_value,
     kind_of,
     power_name,
+    tally,
 )
 from app.games.joystick_heroes.decks import build_power_deck, discard_power, set_hand
 from app.games.joystick_heroes.scoring import (
@@ -98,7 +100,7 @@ def start_play(state: State, seat: int, card: int, context: str, events: list[Ev
             "card": card,
             "context": context,
             "text": f"{hero(seat)} plays {GAMES_CARDS[card]['name']} ({tier}; {columns}): "
-            f"{dice} Scoring dice so far.",
+            f"{tally(state, dice, 'Scoring die', 'Scoring dice', was='Scoring dice')} so far.",
         }
     )
 
@@ -253,8 +255,8 @@ def roll_level(state: State, rng: Dice, events: list[Event]) -> None:
     """Roll all the Scoring dice and the Game die for the current roll (or Level)."""
     play = state["play"]
     seat = play["seat"]
-    count = dice_count(state["players"][seat]["cubes"], play)
-    play["dice"] = _roll_scoring(rng, count)
+    dice = dice_count(state["players"][seat]["cubes"], play)
+    play["dice"] = _roll_scoring(rng, dice)
     play["face_mod"] = None
     play["key_points"] = 0
     play["continued"] = None
@@ -270,7 +272,8 @@ def roll_level(state: State, rng: Dice, events: list[Event]) -> None:
             "face": play["face"],
             "level": play["level"],
             "score": roll_score(play),
-            "text": f"{hero(seat)} rolls {count} Scoring dice{level}: "
+            "text": f"{hero(seat)} rolls "
+            f"{tally(state, dice, 'Scoring die', 'Scoring dice', was='Scoring dice')}{level}: "
             f"{_dice_text(play['dice'])} and {GAME_DIE_NAMES[play['face']]} on the Game die, "
             f"scoring {roll_score(play)}.",
         }
@@ -559,6 +562,8 @@ def collect(state: State, events: list[Event]) -> dict[str, Any]:
         reward, high, words = standard_result(card, score, play["hunters"])
     result = {"seat": seat, "card": card, "score": score, "high_score": high, "tickets": 0,
               "context": play["context"], "coop": play["coop"]}
+    if amended(state):  # H9a needs the Levels passed; version 1 kept no such field
+        result["levels"] = play["passed"] if is_premium(card) else None
     state["play"] = None
     if play["context"] == "tiebreak":
         events.append({"type": "score", "seat": seat, "score": score,
@@ -581,7 +586,7 @@ def collect(state: State, events: list[Event]) -> dict[str, Any]:
         gain(state, coop["lender"], tickets=bonus)
         events.append({"type": "coop_bonus", "seat": coop["lender"], "tickets": bonus,
                        "text": f"{hero(coop['lender'])} lent the cube for that High Score and "
-                       f"takes {bonus} tickets."})
+                       f"takes {tally(state, bonus, 'ticket', was='tickets')}."})
     players = list(state["players"])
     players[seat] = {**players[seat], "last_game": card}
     state["players"] = players

@@ -16,11 +16,14 @@ State (JSON)::
      "first": seat, "active": [slot of seat 0, slot of seat 1],   # activation discs
      "turn": {"seat", "tank", "number", "mp", "steady", "fired", "rammed"},
      "walls_destroyed": [n, n],             # Mission 3
+     "last_shot": None | {"number", "events": [...]},   # the latest shot and what it did
      "outcome": None | {"winners", "reason", "kind"}}
 
 A tank's "token" is its targeting token as 0-based (x, y), which a collateral landing may put
 off the board; "streak" counts its consecutive activations repairing at the centre pool
-(Mission 1). View: the state plus "reach" ([cell, cost] pairs: the cells the active tank
+(Mission 1). "last_shot" keeps the events of the latest shot (from its `fire` event on) so a
+page opened late, or a replay at any position, shows the shot of that position without having
+seen it happen. View: the state plus "reach" ([cell, cost] pairs: the cells the active tank
 can still reach), "compass", "centre", "setup_name", "max_dice", "movement_points"
 (docs/tube-tanks.md). Chance: the first-player draw and every die, each shown in a "fire"
 event with its face. Hidden information: none.
@@ -88,6 +91,7 @@ def new_state(options: Options, first: int) -> State:
         "turn": {"seat": first, "tank": _slot_tank(first, 0), "number": 0, "mp": 0,
                  "steady": False, "fired": False, "rammed": False},
         "walls_destroyed": [0, 0],
+        "last_shot": None,
         "outcome": None,
     }
 
@@ -135,7 +139,10 @@ class TubeTanks(Game):
     title = "Tank Skirmish (tube edition)"
     min_players = 2
     max_players = 2
-    rules_version = "1"
+    rules_version = "2"
+    # Version 1 kept no "last_shot" in the state; its matches keep that shape, so the state
+    # hashes in replays exported under it still verify.
+    older_rules_versions = frozenset({"1"})
     has_chance = True
     hidden_information = False
     goal = "Destroy all three enemy tanks (or achieve an agreed mission) to win the battle."
@@ -226,6 +233,8 @@ class TubeTanks(Game):
             turn["fired"] = True
             combat.fire(state, seat, index, move["target"], move["aim"], rng, events)
             self._finish_if_over(state, events, seat)
+            if "last_shot" in state:
+                state["last_shot"] = {"number": turn["number"], "events": _copy(events)}
         elif kind == "repair":
             before = tank["hp"]
             tank["hp"] = min(HIT_POINTS, before + REPAIR_POINTS)
@@ -242,6 +251,11 @@ class TubeTanks(Game):
             self._end_activation(state, seat, events, repaired=False)
         return state, events
 
+    def keep_older_rules(self, state: State, rules_version: str) -> State:
+        if rules_version == "1":
+            del state["last_shot"]
+        return state
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         board = _copy(state)
         board["setup_name"] = SETUP_NAMES.get(state["setup"], "Custom zone")
@@ -249,6 +263,9 @@ class TubeTanks(Game):
         board["centre"] = CENTRE
         board["max_dice"] = MAX_DICE
         board["movement_points"] = MOVEMENT_POINTS
+        # A match begun under rules version 1 keeps no last shot: the page then shows the
+        # shots it saw.
+        board.setdefault("last_shot", None)
         turn = state["turn"]
         tank = state["tanks"][turn["tank"]]
         cells: list[list[Any]] = []

@@ -16,6 +16,9 @@ export const SIDE_WORDS = { N: "North", E: "East", S: "South", W: "West" };
 
 export const COLORS = { red: "#e9564b", blue: "#5b8cff", green: "#53c35c", yellow: "#f2cf3a" };
 export const SIDE_COLORS = { S: "red", W: "blue", N: "green", E: "yellow" };
+// Every piece and swatch carries its colour's letter as well, for colour-blind players (and
+// the event log names players by colour: "Green moves south").
+export const COLOR_LETTERS = { red: "R", blue: "B", green: "G", yellow: "Y" };
 
 const SIDE_UP = { S: "N", W: "E", N: "S", E: "W" };
 const CW = { N: "E", E: "S", S: "W", W: "N" };

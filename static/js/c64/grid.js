@@ -18,6 +18,10 @@ const PAD_BOTTOM = 26;
 const SIZE = 8;
 const WIDTH = PAD_LEFT + SIZE * CELL + PAD_RIGHT;
 const HEIGHT = PAD_TOP + SIZE * CELL + PAD_BOTTOM;
+// Grid-point boards: a piece on an edge point reaches 19px out (radius 13 and the ring of
+// yours); its edge number starts past that.
+const POINT_LABEL_GAP = 23;
+const POINT_MARGIN = 16;
 const SCREEN_ANGLE = { up: 0, right: 90, down: 180, left: 270 };
 const SCREEN_DELTA = { up: [0, -1], right: [1, 0], down: [0, 1], left: [-1, 0] };
 
@@ -476,6 +480,10 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
     pointCoords = svg("g", { class: "layer-point-coords", "data-testid": "point-coords" });
     layers.coords.after(pointCoords);
     root.classList.add("grid-points");
+    // Pieces stand on the edge points, so the edge numbers keep clear of a piece's ring
+    // (POINT_LABEL_GAP) and the view grows to hold them and the pieces on the edges.
+    const m = POINT_MARGIN;
+    root.setAttribute("viewBox", `${-m} ${-m} ${WIDTH + 2 * m} ${HEIGHT + 2 * m}`);
     layoutPointCoords();
   }
 
@@ -488,11 +496,11 @@ export function createGrid(container, { label = "Game board", onSquareClick } = 
         // The coordinate that changes along the bottom edge and along the left edge.
         if (y === PAD_TOP + SIZE * CELL) {
           const along = side === "S" || side === "N" ? gx : gy;
-          pointCoords.append(svg("text", { class: "coord", x, y: y + 19, "text-anchor": "middle" }, String(along)));
+          pointCoords.append(svg("text", { class: "coord", x, y: y + POINT_LABEL_GAP + 10, "text-anchor": "middle", "data-axis": "x" }, String(along)));
         }
         if (x === PAD_LEFT) {
           const along = side === "S" || side === "N" ? gy : gx;
-          pointCoords.append(svg("text", { class: "coord", x: PAD_LEFT - 16, y: y + 5, "text-anchor": "middle" }, String(along)));
+          pointCoords.append(svg("text", { class: "coord", x: PAD_LEFT - POINT_LABEL_GAP - 5, y: y + 5, "text-anchor": "middle", "data-axis": "y" }, String(along)));
         }
       }
     }

@@ -5,16 +5,32 @@
 // become buttons (keyboard reachable, outlined); everything else is inert.
 
 import { h, morph } from "../ui.js";
-import { BUTTON_ICONS, FACE_NAMES, FACE_SHORT, SCREEN_ARROWS, cellKey, sameCell } from "./common.js";
+import { BUTTON_ICONS, FACE_NAMES, FACE_SHORT, SCREEN_ARROWS, cellKey, isDirectionFace, sameCell } from "./common.js";
 
 /** The icon of a face: an arrow pointing where it moves on screen, or a round fire button. */
 export function faceIcon(face, arrowFor) {
   if (BUTTON_ICONS[face]) return h("span", { class: "btn-ico" }, BUTTON_ICONS[face]);
-  return SCREEN_ARROWS[arrowFor ? arrowFor(face) : face] || "?";
+  return SCREEN_ARROWS[shownFace(face, arrowFor)] || "?";
 }
 
-export function faceLabel(face) {
-  return FACE_NAMES[face] || face;
+/** The face as the board on screen shows its move: a direction face is named by the way its
+ * arrow points (a West player's "left" card moves north, which is "Up" when North is up),
+ * so a card's word and arrow never disagree, whoever's card it is and however the board is
+ * turned. Buttons are themselves. */
+export function shownFace(face, arrowFor) {
+  return isDirectionFace(face) && arrowFor ? arrowFor(face) : face;
+}
+
+/** The full name of a face as shown (see shownFace). */
+export function faceLabel(face, arrowFor) {
+  const shown = shownFace(face, arrowFor);
+  return FACE_NAMES[shown] || shown;
+}
+
+/** The short name of a face as shown (see shownFace). */
+export function faceShort(face, arrowFor) {
+  const shown = shownFace(face, arrowFor);
+  return FACE_SHORT[shown] || shown;
 }
 
 /**
@@ -41,18 +57,18 @@ export function createJoystick(container, { small = false, onCard, onSpace, test
       const other = (card.faces || []).find((f) => f !== card.face);
       content = [
         h("span", { class: "f-icon", "aria-hidden": "true" }, faceIcon(card.face, opts.arrowFor)),
-        h("span", { class: "f-name" }, FACE_SHORT[card.face] || card.face),
-        other && !small ? h("span", { class: "f-alt", "aria-hidden": "true" }, `(${FACE_SHORT[other] || other})`) : null,
+        h("span", { class: "f-name" }, faceShort(card.face, opts.arrowFor)),
+        other && !small ? h("span", { class: "f-alt", "aria-hidden": "true" }, `(${faceShort(other, opts.arrowFor)})`) : null,
       ];
-      aria = `Active card: ${faceLabel(card.face)}`;
+      aria = `Active card: ${faceLabel(card.face, opts.arrowFor)}`;
     } else {
       const [a, b] = card.faces || [];
       content = [
         h("span", { class: "f-pair", "aria-hidden": "true" },
           h("span", {}, faceIcon(a, opts.arrowFor)), h("span", { class: "sep" }, "/"), h("span", {}, faceIcon(b, opts.arrowFor))),
-        h("span", { class: "f-name" }, `${FACE_SHORT[a] || a}/${FACE_SHORT[b] || b}`.replace("L-Button/R-Button", "Buttons")),
+        h("span", { class: "f-name" }, `${faceShort(a, opts.arrowFor)}/${faceShort(b, opts.arrowFor)}`.replace("L-Button/R-Button", "Buttons")),
       ];
-      aria = `Card ${faceLabel(a)} or ${faceLabel(b)}`;
+      aria = `Card ${faceLabel(a, opts.arrowFor)} or ${faceLabel(b, opts.arrowFor)}`;
     }
     if (tilted) aria += ", last played";
     if (selected) aria += ", selected";

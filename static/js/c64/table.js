@@ -8,12 +8,15 @@
 // rules would refuse. A game module supplies drawBoard (and optionally preview, onEvents,
 // faceHelp); see static/js/games/c64-maze.js.
 
-import { fill, h, morph } from "../ui.js";
-import { COLORS, FACE_NAMES, FACE_SHORT, SIDE_WORDS, capitalize, cellKey, dirToScreen, faceToDir, sameCell } from "./common.js";
+import { fill, h, morph, svg } from "../ui.js";
+import { COLORS, COLOR_LETTERS, SIDE_WORDS, capitalize, cellKey, dirToScreen, faceToDir, sameCell } from "./common.js";
 import { createGrid } from "./grid.js";
-import { createJoystick, faceIcon, faceLabel } from "./joystick.js";
+import { createJoystick, faceIcon, faceLabel, faceShort } from "./joystick.js";
 
-const VIEW_KEY = "arcade.c64.view";
+// "own": a player sees the board from her own side (as chess sites turn the board for
+// Black); "standard": North up, as spectators see it. A new key, so the old default ("north",
+// stored by whoever once pressed the button) does not keep anyone in the old view.
+const VIEW_KEY = "arcade.c64.board-view";
 
 function canonicalCards(cards) {
   return [...cards].sort((a, b) => a.card - b.card);
@@ -32,7 +35,7 @@ export function createC64SceneTable(root, ctx, { createScene, ...game }) {
   return createC64Table(root, ctx, {
     ...game,
     drawBoard(grid, board, helpers) {
-      if (!scene) scene = createScene(grid, root.querySelector(".c64-board-wrap") || root);
+      if (!scene) scene = createScene(grid, root.querySelector(".c64-board-info") || root);
       scene.draw(board, helpers);
     },
     onEvents(grid, events) {
@@ -48,34 +51,46 @@ export function createC64Table(root, ctx, game) {
   let busy = false;
   // Selection: take -> takeCards; return/play -> card (+ cell for a play that needs `next`).
   let sel = { takeCards: [], card: null, cell: null, faces: {} };
-  let viewPref = localStorage.getItem(VIEW_KEY) || "north";
+  let viewPref = localStorage.getItem(VIEW_KEY) === "standard" ? "standard" : "own";
 
   // ---------------------------------------------------------------- layout
+  // Desktop: the board (with its legend and the game's own panels under it) beside your
+  // joystick and the other joysticks. Phone (arcade.css, "C64 table on a phone"): the board
+  // and your joystick with its choices share the screen under the banners (--table-room);
+  // the legend, the game's panels and the other joysticks follow below.
   const boardHost = h("div", { class: "c64-board-host" });
   const viewButton = h("button", { type: "button", class: "ghost small", "data-testid": "toggle-view", onclick: toggleView });
   const legend = h("span", { class: "board-legend" });
-  const boardWrap = h("div", { class: "c64-board-wrap panel" }, boardHost, h("div", { class: "c64-board-tools" }, legend, viewButton));
+  // Games add their panels (scores, who carries what) here, under the legend.
+  const info = h("div", { class: "c64-board-info" }, h("div", { class: "c64-board-tools" }, legend, viewButton));
+  const boardWrap = h("div", { class: "c64-board-wrap panel" }, boardHost, info);
   const controls = h("div", { class: "c64-controls" });
   const table = h("div", { class: "c64-table", "data-testid": "c64-table" }, boardWrap, controls);
   root.append(table);
 
   const grid = createGrid(boardHost, { label: game.boardLabel || "C64 Board" });
+  grid.svg.dataset.phone = "board";
 
   let mine = null;
+  const chooserHost = h("div", { class: "chooser-host", "data-testid": "chooser-host" });
   if (you !== null) {
     const head = h("div", { class: "joy-head" });
     const note = h("div", { class: "joy-note", "data-testid": "joy-note", "aria-live": "polite" });
-    const panel = h("section", { class: "panel joy-panel", "data-testid": "my-joystick", "aria-label": "Your joystick" }, head);
+    const panel = h("section", { class: "panel joy-panel mine-joy", "data-testid": "my-joystick", "data-phone": "controls", "aria-label": "Your joystick" }, head);
     const widget = createJoystick(panel, { onCard: onCardClick, onSpace: onSpaceClick, testid: "joystick-mine" });
-    panel.append(note);
+    panel.append(note, chooserHost);
     controls.append(panel);
     mine = { panel, head, note, widget };
+    // The board takes the room your joystick leaves (arcade.css reads --c64-decision): set
+    // by render() in the same task as the change, and by the observer for anything else
+    // that resizes the panel (fonts, the window).
+    const resize = new ResizeObserver(fitBoardToJoystick);
+    resize.observe(panel);
+    mine.resize = resize;
   }
-  const chooserHost = h("div", { "data-testid": "chooser-host" });
-  controls.append(chooserHost);
   const othersTitle = h("h3", {}, you === null ? "Joysticks" : "Other players");
   const othersBox = h("div", { class: "others" });
-  controls.append(h("section", { "aria-label": "Other players' joysticks" }, othersTitle, othersBox));
+  controls.append(h("section", { class: "c64-others", "aria-label": "Other players' joysticks" }, othersTitle, othersBox));
   const others = new Map(); // seat -> {panel, head, widget}
 
   function onKey(event) {
@@ -90,6 +105,16 @@ export function createC64Table(root, ctx, game) {
   function player(seat) { return board?.players?.[seat] || null; }
   function colorName(seat) { return player(seat)?.color || ["red", "green", "blue", "yellow"][seat] || "grey"; }
   function colorCss(seat) { return COLORS[colorName(seat)] || "#bbb"; }
+  function colorLetter(seat) { return COLOR_LETTERS[colorName(seat)] || "?"; }
+  /** A colour swatch with its letter in it (colour-blind players tell them apart by it). */
+  function swatch(seat) {
+    return h("span", { class: "swatch c64-swatch", style: { background: colorCss(seat) }, "aria-hidden": "true" }, colorLetter(seat));
+  }
+  /** A short line in the seat's colour and line pattern (Trains' rails, Snakes' bodies). */
+  function lineSample(seat) {
+    return svg("svg", { class: "c64-line-sample", viewBox: "0 0 40 10", "aria-hidden": "true" },
+      svg("line", { class: `seg c64-line-${colorName(seat)}`, x1: 3, y1: 5, x2: 37, y2: 5, stroke: colorCss(seat) }));
+  }
   function seatName(seat) { return state?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`; }
   function seatLabel(seat) { return `${capitalize(colorName(seat))} (${seatName(seat)})`; }
   function playerNumber(seat) {
@@ -97,11 +122,12 @@ export function createC64Table(root, ctx, game) {
     return index >= 0 ? index + 1 : null;
   }
   function viewSide() {
-    if (viewPref === "mine" && you !== null && player(you)?.side) return player(you).side;
+    if (viewPref === "own" && you !== null && player(you)?.side) return player(you).side;
     return "S";
   }
   function arrowFor(seat) {
-    // Cards are seat-relative: draw each face's arrow the way it moves on the board as shown.
+    // Cards are seat-relative: draw each face's arrow, and name it (joystick.js shownFace),
+    // the way it moves on the board as shown.
     const side = player(seat)?.side || "S";
     return (face) => dirToScreen(faceToDir(side, face), viewSide());
   }
@@ -281,22 +307,22 @@ export function createC64Table(root, ctx, game) {
     if (!options.some(hasChosenFaces)) for (const c of options[0]) sel.faces[c.card] = c.face;
     const rows = cardIds.map((id) => {
       const faces = [...new Set(options.map((o) => o.find((c) => c.card === id).face))];
-      const name = `${faces.map((f) => FACE_SHORT[f] || f).join("/").replace("L-Button/R-Button", "Buttons")} card`;
+      const name = `${faces.map((f) => faceShort(f, arrowFor(you))).join("/").replace("L-Button/R-Button", "Buttons")} card`;
       return h("div", { class: "ch-card", "data-card": id },
         h("span", { class: "ch-label" }, name),
         h("div", { class: "face-options", role: "group", "aria-label": `Face for the ${name}` },
           faces.map((face) => h("button", {
             type: "button", "data-testid": "face-option", "data-card": id, "data-face": face, "data-key": `${id}:${face}`,
             "aria-pressed": sel.faces[id] === face ? "true" : "false",
-            title: game.faceHelp ? game.faceHelp(face, player(you), board) : faceLabel(face),
+            title: game.faceHelp ? game.faceHelp(face, player(you), board) : faceLabel(face, arrowFor(you)),
             onclick: () => chooseFace(id, face),
-          }, h("span", { "aria-hidden": "true" }, faceIcon(face, arrowFor(you))), ` ${FACE_NAMES[face] || face}`)),
+          }, h("span", { "aria-hidden": "true" }, faceIcon(face, arrowFor(you))), h("span", { class: "fo-name" }, ` ${faceShort(face, arrowFor(you))}`))),
         ),
       );
     });
     const move = chosenMove(choice);
     const help = game.faceHelp
-      ? h("p", { class: "small muted" }, cardIds.map((id) => `${FACE_NAMES[sel.faces[id]]}: ${game.faceHelp(sel.faces[id], player(you), board)}`).join(" · "))
+      ? h("p", { class: "small muted" }, cardIds.map((id) => `${faceLabel(sel.faces[id], arrowFor(you))}: ${game.faceHelp(sel.faces[id], player(you), board)}`).join(" · "))
       : null;
     morph(chooserHost, h("section", { class: "chooser", "data-testid": "face-chooser", "aria-label": title },
       h("h3", {}, title),
@@ -372,7 +398,7 @@ export function createC64Table(root, ctx, game) {
     mine.panel.dataset.mine = String(m !== "idle");
     mine.panel.dataset.mode = m;
     fill(mine.head,
-      h("span", { class: "swatch", style: { background: colorCss(you) }, "aria-hidden": "true" }),
+      swatch(you),
       h("span", { class: "j-title" }, "Your joystick"),
       h("span", { class: "small muted" },
         [capitalize(colorName(you)), playerNumber(you) ? `Player ${playerNumber(you)}` : null, p?.side ? `${SIDE_WORDS[p.side]} side` : null].filter(Boolean).join(" · ")),
@@ -391,6 +417,7 @@ export function createC64Table(root, ctx, game) {
     const choice = pendingChoice();
     if (choice) renderChooser(choice);
     else morph(chooserHost);
+    mine.panel.dataset.choosing = String(Boolean(choice));
 
     // Board preview of what the selected card will do.
     let highlights = [];
@@ -427,7 +454,7 @@ export function createC64Table(root, ctx, game) {
       }
       entry.panel.dataset.mine = String(toMove);
       fill(entry.head,
-        h("span", { class: "swatch", style: { background: colorCss(seat) }, "aria-hidden": "true" }),
+        swatch(seat),
         h("span", { class: "j-title" }, seatLabel(seat)),
         tag,
       );
@@ -435,17 +462,24 @@ export function createC64Table(root, ctx, game) {
     }
   }
 
+  function fitBoardToJoystick() {
+    if (!mine) return;
+    const px = `${mine.panel.offsetHeight}px`;
+    if (table.style.getPropertyValue("--c64-decision") !== px) table.style.setProperty("--c64-decision", px);
+  }
+
   function render() {
     if (!state) return;
     renderMine();
+    fitBoardToJoystick();
     renderOthers();
-    viewButton.textContent = viewSide() === "S" ? "Turn board to my side" : "North up";
+    viewButton.textContent = viewPref === "standard" ? "Turn board to my side" : "North up";
     viewButton.hidden = you === null || player(you)?.side === "S";
-    viewButton.setAttribute("aria-pressed", String(viewPref === "mine"));
+    viewButton.setAttribute("aria-pressed", String(viewPref === "standard"));
   }
 
   function toggleView() {
-    viewPref = viewPref === "mine" ? "north" : "mine";
+    viewPref = viewPref === "standard" ? "own" : "standard";
     localStorage.setItem(VIEW_KEY, viewPref);
     grid.setView(viewSide());
     render();
@@ -459,7 +493,7 @@ export function createC64Table(root, ctx, game) {
     root.dataset.you = you === null ? "" : String(you);
     root.dataset.phase = board.phase || "";
     if (grid.view !== viewSide()) grid.setView(viewSide());
-    game.drawBoard(grid, board, { you, state, colorCss, seatName, seatLabel, playerNumber });
+    game.drawBoard(grid, board, { you, state, colorCss, colorLetter, swatch, lineSample, seatName, seatLabel, playerNumber });
     legend.textContent = game.legend ? game.legend(board, { you, seatLabel }) : "";
     if (events.length && game.onEvents) game.onEvents(grid, events, board);
     if (!busy) validateSelection();
@@ -512,6 +546,7 @@ export function createC64Table(root, ctx, game) {
     grid,
     destroy() {
       root.removeEventListener("keydown", onKey);
+      mine?.resize.disconnect();
       grid.destroy();
       table.remove();
     },

@@ -6,7 +6,7 @@
 // square by square from the server's `drive` event (rebounds, pushes, leaving the board).
 
 import { createC64SceneTable } from "../c64/table.js";
-import { DIR_WORDS, capitalize, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";
+import { DIR_WORDS, SCREEN_ARROWS, capitalize, dirToScreen, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";
 import { h, svg } from "../ui.js";
 
 const MAX_GEAR = 3;
@@ -14,7 +14,6 @@ const STEP_MS = 260; // animation time per square
 const ZONE_COLORS = { East: "#ff9f5a", North: "#7fe0ff", West: "#c78bff" };
 // The square of each zone a car reaches first in the race direction: its label goes there.
 const ZONE_LABEL_AT = { East: "g3", North: "f8", West: "b6" };
-const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
 const DELTA = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
 
 function reducedMotion() {
@@ -175,12 +174,12 @@ function createCarsScene(grid, host) {
           "data-testid": "cars-row", "data-seat": p.seat, "data-gear": p.gear, "data-facing": p.facing,
           "data-flipped": String(Boolean(p.flipped)), "data-off": String(Boolean(p.off)), "data-checkpoints": laps,
         },
-        h("span", { class: "swatch", style: { background: helpers.colorCss(p.seat) }, "aria-hidden": "true" }),
+        helpers.swatch(p.seat),
         h("span", { class: "cars-who" }, helpers.seatLabel(p.seat)),
         h("span", { class: "cars-gear", role: "img", "aria-label": `gear ${p.gear} of ${MAX_GEAR}`, title: `gear ${p.gear}` },
           h("span", { class: "cars-gear-num" }, `G${p.gear}`),
           Array.from({ length: MAX_GEAR }, (_, i) => h("span", { class: `cars-pip${i < p.gear ? " on" : ""}` }))),
-        h("span", { class: "cars-facing", title: `facing ${DIR_WORDS[p.facing]}` }, `${ARROWS[p.facing] || "?"} ${DIR_WORDS[p.facing] || ""}`),
+        h("span", { class: "cars-facing", title: `facing ${DIR_WORDS[p.facing]}` }, `${p.facing ? SCREEN_ARROWS[dirToScreen(p.facing, grid.view)] : "?"} ${DIR_WORDS[p.facing] || ""}`),
         h("span", { class: "cars-where small muted" }, state),
         tag,
         h("span", { class: "cars-cps", role: "img", "aria-label": `checkpoints ${laps} of ${zones(board).length}` },
@@ -196,7 +195,7 @@ function createCarsScene(grid, host) {
   function draw(newBoard, newHelpers) {
     board = newBoard;
     helpers = newHelpers;
-    const { you, colorCss, seatName } = helpers;
+    const { you, colorCss, colorLetter, seatName } = helpers;
     const players = (board.players || []).filter(Boolean);
     const mine = board.players?.[you] || null;
     grid.setWalls(board.walls || []);
@@ -226,7 +225,7 @@ function createCarsScene(grid, host) {
       id: pieceId(p.seat),
       square: p.square,
       fill: colorCss(p.seat),
-      label: p.flipped ? "✕" : String(p.gear),
+      label: `${colorLetter(p.seat)}${p.flipped ? "✕" : p.gear}`,
       dir: p.facing,
       mine: p.seat === you,
       title: carTitle(p, seatName(p.seat)),
@@ -234,7 +233,7 @@ function createCarsScene(grid, host) {
     grid.setPoints(players.filter((p) => p.off).map((p) => {
       const at = offBoardPoint(p);
       return at && {
-        id: `off-${p.seat}`, gx: at.gx, gy: at.gy, r: 12, fill: colorCss(p.seat), label: "!",
+        id: `off-${p.seat}`, gx: at.gx, gy: at.gy, r: 12, fill: colorCss(p.seat), label: `${colorLetter(p.seat)}!`,
         cls: "cars-off", mine: p.seat === you, title: `${capitalize(p.color)} car is off the board; it comes back on ${p.left}`,
       };
     }).filter(Boolean));
@@ -323,7 +322,8 @@ function createCarsScene(grid, host) {
   }
 
   // The table turns the board (setView) without asking the game to draw again.
-  new MutationObserver(drawLooks).observe(grid.svg, { attributes: true, attributeFilter: ["data-view"] });
+  // The facing arrows point the way the car points on the board as it is turned now.
+  new MutationObserver(() => { drawLooks(); drawPanel(); }).observe(grid.svg, { attributes: true, attributeFilter: ["data-view"] });
 
   return { draw, onEvents };
 }

@@ -52,7 +52,7 @@ function preview(board, seat, face) {
   return [{ square: to, kind: ok ? "target" : "blocked" }];
 }
 
-function drawBoard(grid, board, { you, colorCss, seatName }) {
+function drawBoard(grid, board, { you, colorCss, colorLetter, seatName }) {
   grid.setWalls(board.walls || []);
   const players = (board.players || []).filter(Boolean);
   grid.setMarkers(players.filter((p) => p.goal).map((p) => ({
@@ -63,7 +63,7 @@ function drawBoard(grid, board, { you, colorCss, seatName }) {
     id: `adventurer-${p.seat}`,
     square: p.square,
     fill: colorCss(p.seat),
-    label: (seatName(p.seat) || "?").trim().charAt(0).toUpperCase(),
+    label: colorLetter(p.seat),
     dir: p.latest || faceToDir(p.side, "up"),
     mine: p.seat === you,
     title: `${capitalize(p.color)} adventurer (${seatName(p.seat)}) on ${p.square}, facing ${DIR_WORDS[p.latest] || "ahead"}; goal ${p.goal}`,

@@ -1,7 +1,7 @@
-// C64 Monsters: sneak into the monsters' fort, grab a treasure and bring it home to your
+// C64 Monsters: sneak into the monsters' lairs, grab a treasure and bring it home to your
 // corner (rulebook "C64 Monsters", rulings C4 and C6, map M).
 // The joystick table is shared with every C64 game (static/js/c64/table.js); this module
-// draws the fort, adventurers, monsters and treasure discs (loose or carried), a panel of who
+// draws the lairs, adventurers, monsters and treasure discs (loose or carried), a panel of who
 // carries what, and animates a move card in order: the adventurer's step, then her monster's
 // step the opposite way, then everyone an encounter sends home.
 
@@ -11,10 +11,11 @@ import { h, svg } from "../ui.js";
 
 const STEP_MS = 300; // one sub-move
 const RESET_MS = 520; // pieces going home
-// Treasure discs sit in the corners of a square (grid point units from its lower-left corner),
-// so a piece standing there still shows them; a carried one rides on its adventurer.
-const LOOSE_SPOTS = [[0.8, 0.2], [0.2, 0.2], [0.8, 0.8], [0.2, 0.8]];
-const CARRIED_SPOT = [0.82, 0.82];
+// Treasure discs sit in the corners of a square, so a piece standing there still shows them:
+// the top corners as the board is seen first, because the square's label (LAIR, HOME) is
+// written along its bottom edge; a carried one rides on its adventurer's top right.
+const LOOSE_NEAR = 0.2;
+const CARRIED_NEAR = 0.18;
 
 function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -81,7 +82,10 @@ function preview(board, seat, face) {
 function createMonstersScene(grid, host) {
   grid.svg.classList.add("monsters-board");
   const fx = svg("g", { class: "monsters-fx", "aria-hidden": "true" });
-  grid.svg.append(fx);
+  // The lair and home labels lie over the pieces (with a dark outline), so a monster at home
+  // or a treasure disc never hides the word.
+  const labels = svg("g", { class: "monsters-labels", "aria-hidden": "true" });
+  grid.svg.append(fx, labels);
   const panel = h("section", { class: "monsters-panel", "data-testid": "monsters-panel", "aria-label": "Adventurers and treasures" });
   host.append(panel);
   let board = null;
@@ -129,7 +133,7 @@ function createMonstersScene(grid, host) {
           class: `monsters-row${p.seat === helpers.you ? " me" : ""}${board.turn === p.seat ? " turn" : ""}`,
           "data-testid": "monsters-row", "data-seat": p.seat, "data-carrying": carrying ? String(p.carrying) : "",
         },
-        h("span", { class: "swatch", style: { background: helpers.colorCss(p.seat) }, "aria-hidden": "true" }),
+        helpers.swatch(p.seat),
         h("span", { class: "monsters-who" }, helpers.seatLabel(p.seat)),
         h("span", { class: "small muted" }, `on ${p.square} · home ${p.corner} · monster on ${p.monster}`),
         carrying
@@ -140,16 +144,42 @@ function createMonstersScene(grid, host) {
     );
   }
 
+  /** The corners of `square` as [file, rank] offsets in grid point units, in the order the
+   *  treasures fill them on screen: top left, top right, bottom left, bottom right. */
+  function screenCorners(square, near) {
+    const [file, rank] = parseSquare(square);
+    const c = grid.squareCenter(square);
+    const corners = [[near, near], [1 - near, near], [near, 1 - near], [1 - near, 1 - near]].map((spot) => {
+      const xy = grid.pointXY(file + spot[0], rank + spot[1]);
+      return { spot, rank: (xy.y < c.y ? 0 : 2) + (xy.x < c.x ? 0 : 1) };
+    });
+    return corners.sort((a, b) => a.rank - b.rank).map((corner) => corner.spot);
+  }
+
+  function drawLabels(all, colorCss) {
+    labels.replaceChildren();
+    for (const p of all) {
+      for (const [square, word] of [[p.centre, "LAIR"], [p.corner, "HOME"]]) {
+        const c = grid.squareCenter(square);
+        if (!c) continue;
+        labels.append(svg("text", {
+          class: "monsters-label", x: c.x, y: c.y + 29, fill: colorCss(p.seat),
+          "data-testid": "monsters-label", "data-square": square,
+        }, word));
+      }
+    }
+  }
+
   function draw(newBoard, newHelpers) {
     board = newBoard;
     helpers = newHelpers;
-    const { you, colorCss, seatName } = helpers;
+    const { you, colorCss, colorLetter, seatName } = helpers;
     const all = players(board);
     grid.setWalls(board.walls || []);
     const markers = [];
     for (const p of all) {
-      markers.push({ id: `home-${p.seat}`, square: p.corner, color: colorCss(p.seat), kind: "goal", label: "HOME", mine: p.seat === you });
-      markers.push({ id: `lair-${p.seat}`, square: p.centre, color: colorCss(p.seat), kind: "start", label: "LAIR" });
+      markers.push({ id: `home-${p.seat}`, square: p.corner, color: colorCss(p.seat), kind: "goal", label: "", mine: p.seat === you });
+      markers.push({ id: `lair-${p.seat}`, square: p.centre, color: colorCss(p.seat), kind: "start", label: "" });
     }
     grid.setMarkers(markers);
     const pieces = [];
@@ -158,11 +188,11 @@ function createMonstersScene(grid, host) {
       const carrying = p.carrying !== null && p.carrying !== undefined;
       pieces.push({
         id: `adventurer-${p.seat}`, square: p.square, fill: colorCss(p.seat),
-        label: (name || "?").trim().charAt(0).toUpperCase(), mine: p.seat === you,
+        label: colorLetter(p.seat), mine: p.seat === you,
         title: `${capitalize(p.color)} adventurer (${name}) on ${p.square}${carrying ? `, carrying ${word(board, p.carrying)}'s treasure` : ""}; home ${p.corner}`,
       });
       pieces.push({
-        id: `monster-${p.seat}`, square: p.monster, fill: colorCss(p.seat), label: "M",
+        id: `monster-${p.seat}`, square: p.monster, fill: colorCss(p.seat), label: colorLetter(p.seat),
         title: `${capitalize(p.color)} monster on ${p.monster}; it moves opposite to ${capitalize(p.color)}'s adventurer`,
       });
     }
@@ -174,19 +204,20 @@ function createMonstersScene(grid, host) {
       const square = carrier ? carrier.square : p.treasure;
       const pos = parseSquare(square);
       if (!pos) continue;
-      let spot = CARRIED_SPOT;
+      let spot = screenCorners(square, CARRIED_NEAR)[1];
       if (!carrier) {
         const n = used.get(square) || 0;
         used.set(square, n + 1);
-        spot = LOOSE_SPOTS[n % LOOSE_SPOTS.length];
+        spot = screenCorners(square, LOOSE_NEAR)[n % 4];
       }
       points.push({
-        id: `treasure-${p.seat}`, gx: pos[0] + spot[0], gy: pos[1] + spot[1], r: 10, fill: colorCss(p.seat), label: "",
+        id: `treasure-${p.seat}`, gx: pos[0] + spot[0], gy: pos[1] + spot[1], r: 10, fill: colorCss(p.seat), label: colorLetter(p.seat),
         cls: `monsters-treasure${carrier ? " carried" : ""}`,
         title: `${capitalize(p.color)} treasure ${carrier ? `carried by ${word(board, carrier.seat)}` : `on ${square}`}`,
       });
     }
     grid.setPoints(points);
+    drawLabels(all, colorCss);
     drawLooks();
     drawPanel();
     grid.setDescription(
@@ -244,15 +275,16 @@ function createMonstersScene(grid, host) {
     }
   }
 
-  new MutationObserver(drawLooks).observe(grid.svg, { attributes: true, attributeFilter: ["data-view"] });
+  // Turning the board moves the screen corners the treasures and labels sit in.
+  new MutationObserver(() => { if (board) draw(board, helpers); }).observe(grid.svg, { attributes: true, attributeFilter: ["data-view"] });
   return { draw, onEvents };
 }
 
 function legend(board, { you }) {
   const p = you !== null ? board.players?.[you] : null;
-  if (!p) return "Grab any treasure from the fort and bring it home to your corner. Your monster always moves the opposite way.";
+  if (!p) return "Grab any treasure from the monsters' lairs and bring it home to your corner. Your monster always moves the opposite way.";
   const carrying = p.carrying !== null && p.carrying !== undefined;
-  return `You: ${capitalize(p.color)} on ${p.square}, ${carrying ? `carrying ${word(board, p.carrying)}'s treasure: get home to ${p.corner}!` : `no treasure yet (the fort is in the middle; home is ${p.corner}).`}`;
+  return `You: ${capitalize(p.color)} on ${p.square}, ${carrying ? `carrying ${word(board, p.carrying)}'s treasure: get home to ${p.corner}!` : `no treasure yet (the lairs are in the middle; home is ${p.corner}).`}`;
 }
 
 export function createRenderer(root, ctx) {

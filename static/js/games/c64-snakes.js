@@ -70,7 +70,7 @@ function createScorePanel() {
         h("th", { scope: "col", class: "num", title: "opponent segments captured (the tie-break)" }, "Captured"))),
       body));
 
-  function update(board, { colorCss, seatLabel, outcome }) {
+  function update(board, { swatch, lineSample, seatLabel, outcome }) {
     const order = (board.order || []).map((s) => board.players?.[s]).filter(Boolean);
     const over = board.phase === "over";
     const winners = new Set(over ? (outcome?.winners || []) : []);
@@ -86,7 +86,7 @@ function createScorePanel() {
       "data-testid": "snakes-score-row", "data-seat": p.seat,
       class: !over && board.turn === p.seat ? "to-move" : (winners.has(p.seat) ? "winner" : ""),
     },
-    h("th", { scope: "row" }, h("span", { class: "swatch", style: { background: colorCss(p.seat) }, "aria-hidden": "true" }), ` ${seatLabel(p.seat)}`),
+    h("th", { scope: "row" }, swatch(p.seat), lineSample(p.seat), ` ${seatLabel(p.seat)}`),
     h("td", { class: "num", "data-testid": "snakes-length" }, String(p.segments)),
     h("td", { class: "num", "data-testid": "snakes-supply" }, String(p.supply)),
     h("td", { class: "num", "data-testid": "snakes-captured" }, String(p.captured)),
@@ -95,7 +95,7 @@ function createScorePanel() {
   return { panel, update };
 }
 
-function drawBoard(grid, board, { you, colorCss, seatName }) {
+function drawBoard(grid, board, { you, colorCss, colorLetter, seatName }) {
   const all = players(board);
   const color = (seat) => capitalize(board.players?.[seat]?.color);
   const segments = [];
@@ -105,7 +105,7 @@ function drawBoard(grid, board, { you, colorCss, seatName }) {
       const b = p.snake[i + 1];
       segments.push({
         id: `snake-${p.seat}-${segKey(a, b)}`, a, b, stroke: colorCss(p.seat), width: 9,
-        cls: `snakes-seg${i === p.snake.length - 2 ? " snakes-seg-tail" : ""}`,
+        cls: `snakes-seg c64-line-${p.color}${i === p.snake.length - 2 ? " snakes-seg-tail" : ""}`,
         title: `${color(p.seat)} snake, segment ${i + 1} of ${p.snake.length - 1}`,
       });
     }
@@ -124,7 +124,7 @@ function drawBoard(grid, board, { you, colorCss, seatName }) {
     const head = p.snake[0];
     points.push({
       id: `head-${p.seat}`, gx: head[0], gy: head[1], r: 14, fill: colorCss(p.seat), cls: "snakes-head",
-      label: (seatName(p.seat) || "?").trim().charAt(0).toUpperCase(), mine: p.seat === you,
+      label: colorLetter(p.seat), mine: p.seat === you,
       title: `${color(p.seat)} head (${seatName(p.seat)}) at ${pt(head)}: ${plural(p.segments, "segment")}, ${p.supply} sticks left, ${p.captured} captured`,
     });
   }
@@ -207,7 +207,7 @@ export function createRenderer(root, ctx) {
     faceHelp,
     legend,
   });
-  (root.querySelector(".c64-board-wrap") || root).append(score.panel);
+  (root.querySelector(".c64-board-info") || root).append(score.panel);
   table.grid.svg.classList.add("snakes-board");
   table.grid.showGridPoints();
   return table;

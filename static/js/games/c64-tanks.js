@@ -176,7 +176,7 @@ function createTanksScene(grid, host) {
         const stunned = p.hit && !heldHits.has(p.seat);
         return h("li", { class: `tanks-score${p.seat === helpers.you ? " me" : ""}${board.turn === p.seat ? " turn" : ""}`,
           "data-testid": "tanks-score", "data-seat": p.seat, "data-discs": discs.size, "data-hit": String(Boolean(p.hit)) },
-        h("span", { class: "swatch", style: { background: helpers.colorCss(p.seat) }, "aria-hidden": "true" }),
+        helpers.swatch(p.seat),
         h("span", { class: "tanks-who" }, helpers.seatLabel(p.seat)),
         h("span", { class: "tanks-discs", role: "img",
           "aria-label": `has hit ${[...discs].map((s) => colourWord(board, s)).join(", ") || "nobody"} (${discs.size} of ${need})` },
@@ -185,7 +185,7 @@ function createTanksScene(grid, host) {
           "data-of": o.seat, "data-got": String(discs.has(o.seat)),
           title: discs.has(o.seat) ? `${capitalize(o.color)} disc: hit` : `${capitalize(o.color)}: not hit yet`,
           style: `--disc: ${helpers.colorCss(o.seat)}`,
-        }))),
+        }, helpers.colorLetter(o.seat)))),
         h("span", { class: "tanks-count" }, `${discs.size}/${need}`),
         stunned ? h("span", { class: "tanks-hit-tag", "data-testid": "tanks-hit-tag" }, "hit · skips next card") : null);
       })),
@@ -383,7 +383,7 @@ export function createRenderer(root, ctx) {
   const table = createC64Table(root, ctx, {
     boardLabel: "C64 Tanks board",
     drawBoard(grid, board, helpers) {
-      const { you, colorCss, seatName } = helpers;
+      const { you, colorCss, colorLetter, seatName } = helpers;
       grid.setWalls(board.walls || []);
       grid.setMarkers([]);
       const players = (board.players || []).filter(Boolean);
@@ -391,7 +391,7 @@ export function createRenderer(root, ctx) {
         id: `tank-${p.seat}`,
         square: p.square,
         fill: colorCss(p.seat),
-        label: (seatName(p.seat) || "?").trim().charAt(0).toUpperCase(),
+        label: colorLetter(p.seat),
         dir: latestOf(p),
         mine: p.seat === you,
         title: `${capitalize(p.color)} tank (${seatName(p.seat)}) on ${p.square}, gun ${DIR_WORDS[latestOf(p)]}` +
@@ -403,7 +403,7 @@ export function createRenderer(root, ctx) {
         `${(board.walls || []).length} mirror walls.`,
       );
       if (!scene) {
-        const host = root.querySelector(".c64-board-wrap") || root;
+        const host = root.querySelector(".c64-board-info") || root;
         scene = createTanksScene(grid, host);
       }
       scene.draw(board, helpers);

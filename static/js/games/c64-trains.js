@@ -71,9 +71,8 @@ function createScorePanel() {
     contacts, empty);
   let wasOver = false;
 
-  function update(board, { colorCss, seatLabel }) {
+  function update(board, { swatch, lineSample, seatLabel }) {
     const color = (seat) => capitalize(board.players?.[seat]?.color);
-    const swatch = (seat) => h("span", { class: "swatch", style: { background: colorCss(seat) }, "aria-hidden": "true" });
     const order = (board.order || []).map((s) => board.players?.[s]).filter(Boolean);
     const over = board.phase === "over";
     const final = board.final;
@@ -93,7 +92,7 @@ function createScorePanel() {
       const mine = pairs.filter((c) => c.station === p.seat).length;
       const theirs = pairs.filter((c) => c.rail === p.seat).length;
       return h("tr", { "data-testid": "trains-score-row", "data-seat": p.seat, class: !over && board.turn === p.seat ? "to-move" : (winners.has(p.seat) ? "winner" : "") },
-        h("th", { scope: "row" }, swatch(p.seat), ` ${seatLabel(p.seat)}`),
+        h("th", { scope: "row" }, swatch(p.seat), lineSample(p.seat), ` ${seatLabel(p.seat)}`),
         h("td", { class: "num", "data-testid": "trains-vp", title: `${mine} at your stations + ${theirs} with your rails` }, String(p.vp ?? 0)),
         h("td", { class: "num" }, String(p.rails_laid)),
         h("td", { class: "num" }, String(p.rails_left)),
@@ -114,7 +113,7 @@ function createScorePanel() {
   return { panel, update };
 }
 
-function drawBoard(grid, board, { you, colorCss, seatName }) {
+function drawBoard(grid, board, { you, colorCss, colorLetter, seatName }) {
   const all = players(board);
   const color = (seat) => capitalize(board.players?.[seat]?.color);
   // Rails: where colours share a segment, draw them side by side.
@@ -134,7 +133,7 @@ function drawBoard(grid, board, { you, colorCss, seatName }) {
       segments.push({
         id: `rail-${seat}-${key}`, a: r.slice(0, 2), b: r.slice(2), stroke: colorCss(seat),
         offset: (i - (k - 1) / 2) * 6, width: k === 1 ? 7 : 5,
-        cls: `trains-rail${scores ? " trains-rail-scoring" : ""}`,
+        cls: `trains-rail c64-line-${board.players?.[seat]?.color}${scores ? " trains-rail-scoring" : ""}`,
         title: `${color(seat)} rail ${railText(r)}${scores ? " (scores at a station)" : ""}`,
       });
     });
@@ -143,7 +142,7 @@ function drawBoard(grid, board, { you, colorCss, seatName }) {
   const points = [];
   for (const p of all) for (const s of p.stations || []) {
     points.push({
-      id: `station-${s[0]}-${s[1]}`, gx: s[0], gy: s[1], shape: "square", r: 15, fill: colorCss(p.seat),
+      id: `station-${s[0]}-${s[1]}`, gx: s[0], gy: s[1], shape: "square", r: 15, fill: colorCss(p.seat), label: colorLetter(p.seat),
       cls: "trains-station", title: `${color(p.seat)} station at ${pt(s)}`,
     });
   }
@@ -151,7 +150,7 @@ function drawBoard(grid, board, { you, colorCss, seatName }) {
     if (!p.point) continue;
     points.push({
       id: `train-${p.seat}`, gx: p.point[0], gy: p.point[1], r: 13, fill: colorCss(p.seat),
-      label: (seatName(p.seat) || "?").trim().charAt(0).toUpperCase(), mine: p.seat === you, cls: "trains-train",
+      label: colorLetter(p.seat), mine: p.seat === you, cls: "trains-train",
       title: `${color(p.seat)} train (${seatName(p.seat)}) at ${pt(p.point)}: ${p.rails_left} rails and ${p.stations_left} stations left, ${p.vp} VP`,
     });
   }
@@ -214,7 +213,7 @@ export function createRenderer(root, ctx) {
     faceHelp,
     legend,
   });
-  const wrap = root.querySelector(".c64-board-wrap") || root;
+  const wrap = root.querySelector(".c64-board-info") || root;
   wrap.append(score.panel);
   table.grid.svg.classList.add("trains-board");
   table.grid.showGridPoints();

@@ -4,6 +4,12 @@
 // the legal end squares after a roll, animates thieves, podcasters, Carl and
 // Intellivision-The-Great step by step along the paths in the events, shows the dice, the
 // drawn Event card, every backpack and a Frantic Mode banner.
+//
+// On a phone (max-width 640px) the map is too dense to tap at full width, so the board sits in
+// a scrolling viewport that fills the room match.js leaves under the banners (--table-room)
+// below the controls, the map drawn at --cdt-cell (cd-thief.css) a square and centred on the
+// thief to move (or her highlighted squares); "Whole map" shows all of it, and a tap there
+// zooms back in.
 
 import { h, svg, fill } from "../ui.js";
 
@@ -11,11 +17,15 @@ const CELL = 30;
 const W = 21;
 const H = 17;
 const STEP_MS = 140;
+const PHONE = "(max-width: 640px)";
 
 const COLOR_CSS = { red: "var(--p-red)", green: "var(--p-green)", yellow: "var(--p-yellow)", blue: "var(--p-blue)" };
 const TERRAIN_CLASS = { "#": "wall", ".": "floor", c: "casino", m: "museum", v: "vip", x: "exit", C: "door", U: "door", P: "door", E: "door" };
 const DOOR_LABEL = { C: "C", U: "M", P: "V", E: "E" };
 const ITEM_LETTER = { key: "K", pass: "P", zapper: "Z", studson: "S" };
+// Where thieves share a Hotel Exit square (ruling D11), each is drawn smaller in its own corner.
+const STACK_OFFSETS = [[], [[0, 0]], [[-7.5, 0], [7.5, 0]], [[-7.5, -7], [7.5, -7], [0, 7.5]],
+  [[-7.5, -7.5], [7.5, -7.5], [-7.5, 7.5], [7.5, 7.5]]];
 const ITEM_WORD = { cds: "CDs", zapper: "Zapper", key: "Key", pass: "VIP Pass", studson: "Studson" };
 const ROOM_WORD = { casino: "Casino", museum: "Museum", vip: "VIP room" };
 const PODCASTERS = {
@@ -46,9 +56,14 @@ export function createRenderer(root, ctx) {
   const rollButton = h("button", { type: "button", class: "primary", "data-testid": "cd-roll", onclick: () => send({ type: "roll" }) }, "Roll the dice");
   const battleButton = h("button", { type: "button", class: "primary", "data-testid": "cd-battle", onclick: () => send({ type: "battle" }) }, "Battle!");
   const diceBox = h("div", { class: "cdt-dice", "data-testid": "cd-dice", "aria-live": "polite" });
+  const zoomButton = h("button", {
+    type: "button", class: "cdt-zoom", "data-testid": "cd-zoom", "aria-pressed": "false",
+    onclick: () => setWhole(!whole),
+  }, "Whole map");
   const say = h("p", { class: "cdt-say small", "data-testid": "cd-say" });
   const card = h("div", { class: "cdt-panel cdt-card", "data-testid": "cd-card", "aria-live": "polite" });
-  const actions = h("div", { class: "cdt-panel cdt-actions" }, rollButton, battleButton, diceBox, say);
+  const actions = h("div", { class: "cdt-panel cdt-actions", "data-phone": "controls", "data-testid": "cd-controls" },
+    rollButton, battleButton, diceBox, zoomButton, say);
   const svgRoot = svg("svg", {
     class: "cdt-board", viewBox: `0 0 ${W * CELL} ${H * CELL}`, role: "img", "data-testid": "cd-board",
     "aria-label": "The hotel map",
@@ -59,19 +74,122 @@ export function createRenderer(root, ctx) {
   const pieceLayer = svg("g", {});
   svgRoot.append(terrainLayer, itemLayer, targetLayer, pieceLayer);
   const packs = h("div", { class: "cdt-packs", "data-testid": "cd-backpacks" });
-  const info = h("p", { class: "small muted", "data-testid": "cd-deck" });
+  const info = h("p", { class: "small muted cdt-info", "data-testid": "cd-deck" });
+  const viewport = h("div", { class: "cdt-board-wrap", "data-phone": "board", "data-testid": "cd-viewport" }, svgRoot);
   const wrap = h("div", { class: "cdt", "data-testid": "cd-thief" },
     frantic,
-    h("div", { class: "cdt-top" }, actions, card),
-    h("div", { class: "cdt-board-wrap" }, svgRoot),
+    actions,
+    card,
+    viewport,
     info,
-    h("p", { class: "small muted", "data-testid": "cd-legend" },
-      "Legend: S Scott, SM SoCal Mike, UK UK Mike (podcasters); C Carl the Janitor; ITG Intellivision-The-Great; ",
-      "coloured squares are items (K key, P VIP pass, Z Zapper, S Studson); the disc is the stack of CDs. ",
-      "Doors: C Casino, M Museum, V VIP room, E main entrance."),
+    h("p", { class: "small muted cdt-legend", "data-testid": "cd-legend" },
+      "Legend: thieves are discs marked R, G, Y, B (Red, Green, Yellow, Blue); ",
+      "S Scott, SM SoCal Mike, UK UK Mike (podcasters); C Carl the Janitor; ITG Intellivision-The-Great; ",
+      "small squares are items, marked with their owner's initial and K key, P VIP pass, Z Zapper, S Studson ",
+      "(RK: Red's key); the disc is the stack of CDs. ",
+      "Doors: C Casino, M Museum, V VIP room, E main entrance (three squares wide)."),
     packs,
   );
   root.append(wrap);
+
+  // ---------------------------------------------------------------- phone viewport
+  const phone = window.matchMedia ? window.matchMedia(PHONE) : { matches: false, addEventListener() {} };
+  let whole = false; // "Whole map" on a phone; a wide screen always shows the whole map
+  let focusKey = null; // the decision the viewport was last centred for
+
+  // The board gets whatever --table-room leaves under the controls above it.
+  function measureRoomAbove() {
+    const above = viewport.getBoundingClientRect().top - root.getBoundingClientRect().top;
+    wrap.style.setProperty("--cdt-above", `${Math.max(0, Math.round(above))}px`);
+  }
+  const roomObserver = window.ResizeObserver ? new ResizeObserver(measureRoomAbove) : null;
+  roomObserver?.observe(actions);
+  roomObserver?.observe(frantic);
+  roomObserver?.observe(wrap);
+  // The map changes size when our stylesheet arrives, on "Whole map" and on turning the
+  // phone: centre it again then (but not while she pans it herself).
+  let mapWidth = 0;
+  const mapObserver = window.ResizeObserver ? new ResizeObserver(() => {
+    const width = Math.round(svgRoot.getBoundingClientRect().width);
+    if (width === mapWidth) return;
+    mapWidth = width;
+    centreOn(lastCentred);
+  }) : null;
+  mapObserver?.observe(svgRoot);
+
+  function zoomed() {
+    return phone.matches && !whole;
+  }
+
+  function setWhole(next, centre = null) {
+    whole = next;
+    wrap.classList.toggle("cdt-whole", whole);
+    zoomButton.setAttribute("aria-pressed", String(whole));
+    if (board) drawTargets();
+    if (!whole) centreOn(centre ? [centre] : focusSquares());
+  }
+
+  // In the whole map a tap picks where to zoom in: its squares are too small to tap.
+  svgRoot.addEventListener("click", (e) => {
+    if (!phone.matches || !whole) return;
+    const r = svgRoot.getBoundingClientRect();
+    const size = Math.min(r.width / W, r.height / H);
+    const left = r.left + (r.width - size * W) / 2;
+    const top = r.top + (r.height - size * H) / 2;
+    const x = Math.floor((e.clientX - left) / size);
+    const y = Math.floor((e.clientY - top) / size);
+    setWhole(false, [Math.min(W - 1, Math.max(0, x)), Math.min(H - 1, Math.max(0, y))]);
+  });
+  phone.addEventListener?.("change", () => {
+    if (!board) return;
+    drawTargets();
+    centreOn(focusSquares());
+  });
+
+  // The squares this decision is about: her highlighted squares and herself after a roll,
+  // otherwise the thief to move.
+  function focusSquares() {
+    if (!board) return [];
+    const mover = board.thieves[board.turn.seat]?.pos;
+    const targets = board.turn.phase === "move" ? (board.turn.targets || []) : [];
+    return [...(mover ? [mover] : []), ...targets];
+  }
+
+  let lastCentred = [];
+  function centreOn(squares) {
+    lastCentred = squares;
+    if (!zoomed() || !squares.length) return;
+    const cell = svgRoot.getBoundingClientRect().width / W;
+    if (!cell) return;
+    const xs = squares.map(([x]) => x);
+    const ys = squares.map(([, y]) => y);
+    let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs) + 1, Math.min(...ys), Math.max(...ys) + 1];
+    const [first] = squares; // too spread out to show at once: the first square (the mover) wins
+    if ((x1 - x0) * cell > viewport.clientWidth) [x0, x1] = [first[0], first[0] + 1];
+    if ((y1 - y0) * cell > viewport.clientHeight) [y0, y1] = [first[1], first[1] + 1];
+    viewport.scrollLeft = ((x0 + x1) / 2) * cell - viewport.clientWidth / 2;
+    viewport.scrollTop = ((y0 + y1) / 2) * cell - viewport.clientHeight / 2;
+  }
+
+  // A thief (or ITG) walking out of the zoomed map is followed, one square's margin kept.
+  function keepInView([x, y]) {
+    if (!zoomed()) return;
+    const cell = svgRoot.getBoundingClientRect().width / W;
+    const [left, top] = [x * cell, y * cell];
+    const [width, height] = [viewport.clientWidth, viewport.clientHeight];
+    if (left - cell < viewport.scrollLeft) viewport.scrollLeft = left - cell;
+    else if (left + 2 * cell > viewport.scrollLeft + width) viewport.scrollLeft = left + 2 * cell - width;
+    if (top - cell < viewport.scrollTop) viewport.scrollTop = top - cell;
+    else if (top + 2 * cell > viewport.scrollTop + height) viewport.scrollTop = top + 2 * cell - height;
+  }
+
+  function recentre() {
+    const key = board ? `${board.turn.number}:${board.turn.seat}:${board.turn.phase}` : null;
+    if (key === focusKey) return;
+    focusKey = key;
+    measureRoomAbove();
+    centreOn(focusSquares());
+  }
 
   const pieces = new Map(); // id -> <g>, kept across updates so moves can be animated
 
@@ -111,8 +229,9 @@ export function createRenderer(root, ctx) {
     }
     const [colour, kind] = id.split("-");
     return svg("g", { class: "cdt-item", "data-testid": `cd-item-${id}` },
-      svg("rect", { x: cx - 9, y: cy - 9, width: 18, height: 18, rx: 4, fill: COLOR_CSS[colour], stroke: "#111", "stroke-width": 1 }),
-      svg("text", { x: cx, y: cy + 0.5, fill: "#111" }, ITEM_LETTER[kind] || "?"),
+      svg("rect", { x: cx - 10, y: cy - 9, width: 20, height: 18, rx: 4, fill: COLOR_CSS[colour], stroke: "#111", "stroke-width": 1 }),
+      // The owner's initial as well as her colour, for colour-blind players: "RK" is Red's key.
+      svg("text", { x: cx, y: cy + 0.5, fill: "#111" }, `${colour[0].toUpperCase()}${ITEM_LETTER[kind] || "?"}`),
       svg("title", {}, `${cap(colour)} ${ITEM_WORD[kind]}`));
   }
 
@@ -122,10 +241,18 @@ export function createRenderer(root, ctx) {
 
   function pieceSpecs() {
     const specs = [];
+    const sharing = new Map(); // "x,y" -> thieves there, in seat order
     for (const t of board.thieves) {
       if (!t.pos) continue;
+      const key = t.pos.join(",");
+      sharing.set(key, [...(sharing.get(key) || []), t.seat]);
+    }
+    for (const t of board.thieves) {
+      if (!t.pos) continue;
+      const together = sharing.get(t.pos.join(","));
+      const offset = STACK_OFFSETS[Math.min(together.length, 4)][Math.min(together.indexOf(t.seat), 3)];
       specs.push({ id: `thief-${t.seat}`, pos: t.pos, fill: COLOR_CSS[t.colour], label: t.colour[0].toUpperCase(),
-        title: `${cap(t.colour)} thief`, mine: t.seat === ctx.you, r: 12 });
+        title: `${cap(t.colour)} thief`, mine: t.seat === ctx.you, r: together.length > 1 ? 6.5 : 12, offset });
     }
     for (const [id, pos] of Object.entries(board.podcasters || {})) {
       const p = PODCASTERS[id];
@@ -136,9 +263,9 @@ export function createRenderer(root, ctx) {
     return specs;
   }
 
-  function placePiece(node, pos) {
+  function placePiece(node, pos, offset = [0, 0]) {
     const [cx, cy] = center(pos);
-    node.setAttribute("transform", `translate(${cx} ${cy})`);
+    node.setAttribute("transform", `translate(${cx + offset[0]} ${cy + offset[1]})`);
     node.dataset.x = pos[0];
     node.dataset.y = pos[1];
   }
@@ -153,12 +280,12 @@ export function createRenderer(root, ctx) {
         pieces.set(spec.id, node);
         pieceLayer.append(node);
       }
-      node.setAttribute("class", `cdt-piece${spec.mine ? " cdt-mine" : ""}`);
+      node.setAttribute("class", `cdt-piece${spec.mine ? " cdt-mine" : ""}${spec.r < 10 ? " cdt-small" : ""}`);
       const shape = spec.square
         ? svg("rect", { class: "cdt-body", x: -spec.r, y: -spec.r, width: spec.r * 2, height: spec.r * 2, rx: 5, fill: spec.fill, stroke: "#111", "stroke-width": 1.5 })
         : svg("circle", { class: "cdt-body", r: spec.r, fill: spec.fill, stroke: "#111", "stroke-width": 1.5 });
       fill(node, shape, svg("text", { fill: "#111" }, spec.label), svg("title", {}, spec.title));
-      placePiece(node, spec.pos);
+      placePiece(node, spec.pos, spec.offset);
     }
     for (const [id, node] of pieces) {
       if (!seen.has(id)) { node.remove(); pieces.delete(id); }
@@ -185,13 +312,15 @@ export function createRenderer(root, ctx) {
     const mine = myTargets();
     const nodes = [];
     if (mine.length) {
+      // In a phone's whole map the squares are too small to tap: a tap zooms in instead.
+      const tappable = !(phone.matches && whole);
       for (const [x, y] of mine) {
         const label = targetLabel(x, y);
         const rect = svg("rect", {
-          class: "cdt-target", x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4,
-          tabindex: 0, role: "button", "aria-label": label, "data-testid": `cd-target-${x}-${y}`,
+          class: "cdt-target", x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 4,
+          tabindex: tappable ? 0 : -1, role: "button", "aria-label": label, "data-testid": `cd-target-${x}-${y}`,
         }, svg("title", {}, label));
-        const go = () => { if (!busy) send({ type: "move", to: [x, y] }); };
+        const go = () => { if (!busy && !(phone.matches && whole)) send({ type: "move", to: [x, y] }); };
         rect.addEventListener("click", go);
         rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
         nodes.push(rect);
@@ -298,9 +427,11 @@ export function createRenderer(root, ctx) {
   async function walk(id, path, token) {
     const node = pieces.get(id);
     if (!node || !path || path.length < 2) return;
+    const follow = id.startsWith("thief-") || id === "itg";
     for (const pos of path.slice(1)) {
       if (token !== animationToken) return;
       placePiece(node, pos);
+      if (follow) keepInView(pos);
       await sleep(STEP_MS);
     }
   }
@@ -328,6 +459,7 @@ export function createRenderer(root, ctx) {
     wrap.dataset.version = String(next.version);
     wrap.dataset.you = String(ctx.you ?? "");
     wrap.dataset.phase = board.turn.phase;
+    wrap.dataset.turnSeat = String(board.turn.seat);
     wrap.dataset.busy = "true";
     const animated = previous && events.length && !reducedMotion();
     if (!animated) {
@@ -339,6 +471,7 @@ export function createRenderer(root, ctx) {
       // A replay jump brings no events: an older move's sentence must not stay under new dice.
       say.textContent = last ? last.text : (board.outcome?.reason || "");
       dimOldDice(events);
+      recentre();
       wrap.dataset.busy = "false";
       return;
     }
@@ -358,6 +491,7 @@ export function createRenderer(root, ctx) {
     renderStatic();
     drawCard(false);
     dimOldDice(events);
+    recentre();
     wrap.dataset.busy = "false";
   }
 
@@ -385,6 +519,8 @@ export function createRenderer(root, ctx) {
 
   function destroy() {
     animationToken++;
+    roomObserver?.disconnect();
+    mapObserver?.disconnect();
     root.replaceChildren();
   }
 

@@ -16,6 +16,9 @@ const TIMING_WORDS = { before: "Before rolling", after: "After rolling", start: 
 const REACTIONS = { tilt: "Tilt!", thief: "Ticket Thief" };
 
 const heroName = (seat) => (HEROES[seat] || "?").replace(/^./, (c) => c.toUpperCase());
+// Colour-blind players tell heroes apart by a letter as well as by colour.
+const heroLetter = (seat) => heroName(seat).charAt(0);
+const count = (n, word, plural = `${word}s`) => `${n} ${n === 1 ? word : plural}`;
 const heroColor = (seat) => COLORS[HEROES[seat]] || "var(--accent)";
 
 function ensureCss() {
@@ -45,10 +48,12 @@ export function createRenderer(root, ctx) {
     heroes: h("section", { class: "jh-heroes", "data-testid": "heroes" }),
     chart: h("section", { class: "panel jh-chart", "data-testid": "prize-chart", hidden: true }),
   };
+  // On a phone the sections are reordered (CSS, by data-focus) so that the controls of the
+  // current decision and the board it is about come first, on screen together.
   const board = h("div", { class: "jh", "data-testid": "board" },
     els.top, els.prompt, els.dice,
-    h("h2", { class: "jh-h" }, "The arcade"), els.arcade,
-    els.hand, h("h2", { class: "jh-h" }, "Heroes"), els.heroes, els.chart);
+    h("h2", { class: "jh-h jh-h-arcade" }, "The arcade"), els.arcade,
+    els.hand, h("h2", { class: "jh-h jh-h-heroes" }, "Heroes"), els.heroes, els.chart);
   root.append(board);
 
   async function send(move) {
@@ -57,9 +62,9 @@ export function createRenderer(root, ctx) {
     try { await ctx.submit(move); } catch { /* match.js shows the refusal */ } finally { busy = false; }
   }
 
-  function moveButton(move, label, { primary = false, testid, title } = {}) {
+  function moveButton(move, label, { primary = false, testid, title, name } = {}) {
     return h("button", {
-      type: "button", class: primary ? "primary" : "ghost", title,
+      type: "button", class: primary ? "primary" : "ghost", title, "aria-label": name,
       "data-testid": testid || `move-${move.type}`, "data-move": JSON.stringify(move),
       onclick: () => send(move),
     }, label);
@@ -71,7 +76,9 @@ export function createRenderer(root, ctx) {
     const premium = card.tier === "premium";
     const rows = card.chart.map((line, i) => h("div", { class: "jh-row" },
       h("span", {}, premium ? `L${i + 1}` : ""), h("span", { class: "jh-score" }, line.score), h("span", {}, rewardText(line))));
-    const icons = [...card.skills, card.genre].map((c) => h("span", { class: `jh-icon ${COLUMNS.indexOf(c) < 4 ? "skill" : "genre"}`, title: COLUMN_NAMES[c] }, COLUMN_NAMES[c]));
+    // The short names are for phones, where a card is a small tile in the arcade strip.
+    const icons = [...card.skills, card.genre].map((c) => h("span", { class: `jh-icon ${COLUMNS.indexOf(c) < 4 ? "skill" : "genre"}`, title: COLUMN_NAMES[c] },
+      h("span", { class: "jh-long" }, COLUMN_NAMES[c]), h("span", { class: "jh-short", "aria-hidden": "true" }, COLUMN_SHORT[c])));
     const mode = card.mode === "versus" ? h("span", { class: "jh-mode", title: "Versus: others may challenge" }, "VS") :
       card.mode === "coop" ? h("span", { class: "jh-mode", title: "Co-op: borrow a cube" }, "CO-OP") : null;
     return h("div", { class: `jh-card ${premium ? "gold" : "silver"}`, "data-card": card.id },
@@ -86,8 +93,9 @@ export function createRenderer(root, ctx) {
 
   function pawn(seat) {
     return svg("svg", { class: "jh-pawn", viewBox: "0 0 20 24", width: 20, height: 24, "data-pawn": seat, "aria-label": `${heroName(seat)} pawn` },
+      svg("path", { d: "M3 23 Q10 8 17 23 Z", fill: heroColor(seat), stroke: "#000", "stroke-width": 1 }),
       svg("circle", { cx: 10, cy: 7, r: 6, fill: heroColor(seat), stroke: "#000", "stroke-width": 1 }),
-      svg("path", { d: "M3 23 Q10 8 17 23 Z", fill: heroColor(seat), stroke: "#000", "stroke-width": 1 }));
+      svg("text", { x: 10, y: 10, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: "#000", class: "jh-pawn-letter" }, heroLetter(seat)));
   }
 
   function renderArcade(s, b, cards, legal) {
@@ -122,14 +130,14 @@ export function createRenderer(root, ctx) {
 
   function renderHeroes(s, b) {
     fill(els.heroes, b.players.map((p) => {
-      const cols = COLUMNS.map((c) => h("div", { class: `jh-col ${COLUMNS.indexOf(c) < 4 ? "skill" : "genre"}`, title: `${COLUMN_NAMES[c]}: ${p.cubes[c]} cube(s)`, "data-column": c, "data-cubes": p.cubes[c] },
+      const cols = COLUMNS.map((c) => h("div", { class: `jh-col ${COLUMNS.indexOf(c) < 4 ? "skill" : "genre"}`, title: `${COLUMN_NAMES[c]}: ${count(p.cubes[c], "cube")}`, "data-column": c, "data-cubes": p.cubes[c] },
         h("div", { class: "jh-cubes" }, Array.from({ length: 5 }, (_, i) => h("span", { class: i < p.cubes[c] ? "cube on" : "cube" }))),
         h("div", { class: "jh-col-name" }, COLUMN_SHORT[c])));
       const acting = (s.active_seats || []).includes(p.seat);
       const name = s.seats?.find((x) => x.seat === p.seat)?.name || "";
-      return h("div", { class: `panel jh-hero${acting ? " acting" : ""}${p.seat === you ? " mine" : ""}`, "data-testid": "hero-board", "data-seat": p.seat, style: { borderColor: heroColor(p.seat) } },
+      return h("div", { class: `panel jh-hero${acting ? " acting" : ""}${p.seat === you ? " mine" : ""}`, "data-testid": "hero-board", "data-seat": p.seat, "data-phone": p.seat === you && b.phase === "powerup" ? "board" : null, style: { borderColor: heroColor(p.seat) } },
         h("div", { class: "jh-hero-head" },
-          h("span", { class: "swatch", style: { background: heroColor(p.seat) } }),
+          h("span", { class: "swatch jh-letter", style: { background: heroColor(p.seat) }, "aria-hidden": "true" }, heroLetter(p.seat)),
           h("strong", {}, `${heroName(p.seat)} `), h("span", { class: "muted small" }, name),
           b.pizza === p.seat ? h("span", { class: "jh-pizza", title: "Pizza slice: starts the round" }, "PIZZA") : null,
           b.phase === "powerup" ? h("span", { class: "small" }, p.done ? " ✔ done" : " shopping…") : null),
@@ -140,6 +148,41 @@ export function createRenderer(root, ctx) {
           h("span", { "data-testid": "hand-count", title: "Power cards in hand" }, `Cards ${p.hand_count}`)),
         h("div", { class: "jh-cols" }, cols));
     }));
+  }
+
+  // [long label, short label for a phone's narrow hand cards]
+  function moveLabels(m, play) {
+    if (m.type === "play_card") {
+      if (m.skill) return [`Play: ${COLUMN_NAMES[m.skill]}`, `Play ${COLUMN_SHORT[m.skill]}`];
+      if (m.die !== undefined) {
+        const value = play ? play.dice[m.die] : null;
+        return value === null ? [`Play on die ${m.die + 1}`, `Die ${m.die + 1}`] : [`Turn a ${value} to 300`, `${value}→300`];
+      }
+      if (m.face) return [`Set ${FACE_LABELS[m.face]}`, FACE_LABELS[m.face]];
+      if (m.spot !== undefined) return [`Block #${m.spot + 1}`, `#${m.spot + 1}`];
+      return ["Play", "Play"];
+    }
+    const label = moveLabel(m, "");
+    return [label, label];
+  }
+
+  function labelled(m, play) {
+    const [long, short] = moveLabels(m, play);
+    if (long === short) return { label: long };
+    return { label: [h("span", { class: "jh-long" }, long), h("span", { class: "jh-short", "aria-hidden": "true" }, short)], name: long };
+  }
+
+  // Turbo turns one Scoring die to 300: dice showing the same value give the same result, and
+  // a 300 gains nothing, so one button per value that gains (at most three, not nine).
+  function distinctTurbo(moves, play) {
+    const seen = new Set();
+    return moves.filter((m) => {
+      if (m.type !== "play_card" || m.die === undefined || !play) return true;
+      const value = play.dice[m.die];
+      if (value === 300 || seen.has(value)) return false;
+      seen.add(value);
+      return true;
+    });
   }
 
   function moveLabel(m, cardName) {
@@ -160,13 +203,15 @@ export function createRenderer(root, ctx) {
     if (you === null) { morph(els.hand, h("p", { class: "muted small" }, "Spectating: hands are hidden.")); return; }
     const hand = b.hand || [];
     const items = hand.map((c) => {
-      const moves = legal.filter((m) => m.card === c.id);
+      const moves = distinctTurbo(legal.filter((m) => m.card === c.id), b.play);
       // Keyed by card, so a card's buttons stay put when a card before it leaves the hand.
-      return h("div", { class: "jh-power", "data-testid": "power-card", "data-key": c.id, "data-card": c.id, "data-kind": c.kind },
+      // A card with many choices (Out of Order's spots, Cheat Code's faces) gets a whole row
+      // of a phone's hand.
+      return h("div", { class: `jh-power${moves.length > 3 ? " many" : ""}`, "data-testid": "power-card", "data-key": c.id, "data-card": c.id, "data-kind": c.kind },
         h("div", { class: "jh-power-head" }, h("strong", {}, c.name), c.key ? h("span", { class: "jh-key", title: "Key value" }, `Key ${c.key}`) : null),
         h("div", { class: "small muted" }, TIMING_WORDS[c.timing] || c.timing),
         h("div", { class: "small" }, c.text),
-        moves.length ? h("div", { class: "jh-actions" }, moves.map((m) => moveButton(m, moveLabel(m, c.name), { testid: `card-${m.type}` }))) : null);
+        moves.length ? h("div", { class: "jh-actions" }, moves.map((m) => { const { label, name } = labelled(m, b.play); return moveButton(m, label, { testid: `card-${m.type}`, name }); })) : null);
     });
     morph(els.hand, h("h2", {}, `Your Power cards (${hand.length}/3)`), items.length ? h("div", { class: "jh-hand-cards" }, items) : h("p", { class: "muted small" }, "No Power cards."));
   }
@@ -184,8 +229,25 @@ export function createRenderer(root, ctx) {
     }, h("span", { class: "jh-die-val" }, String(value)), h("span", { class: "jh-die-pips" }, "•".repeat(pips)));
   }
 
+  // The cabinet being played, in one line: what the dice must reach and what it pays.
+  function chartLine(card) {
+    if (!card) return null;
+    const premium = card.tier === "premium";
+    const lines = card.chart.map((line, i) => `${premium ? `L${i + 1} ` : ""}${line.score}: ${rewardText(line)}`);
+    return h("div", { class: `jh-cab-chart small ${premium ? "gold" : "silver"}`, "data-testid": "cabinet-chart" },
+      `${premium ? "Premium" : "Standard"} · ${lines.join(" · ")} · HI ${card.high_score.score}: ${rewardText(card.high_score)}`);
+  }
+
   function renderDice(s, b, legal) {
     const play = b.play;
+    const turnCard = b.turn && b.turn.spot !== null && b.turn.spot !== undefined ? b.arcade[b.turn.spot]?.card : null;
+    if (!play && turnCard !== null && turnCard !== undefined) {
+      const card = b.cards.find((c) => c.id === turnCard);
+      morph(els.dice,
+        h("div", { class: "jh-dice-head" }, h("strong", {}, `${heroName(b.turn.seat)} goes to ${card ? card.name : "a game"}`)),
+        chartLine(card));
+      return;
+    }
     if (!play) {
       const r = b.last_result;
       morph(els.dice, r ? h("p", { class: "small", "data-testid": "last-result" }, `Last game: ${heroName(r.seat)} scored ${r.score}${r.high_score ? " — HIGH SCORE!" : ""}`) : h("p", { class: "muted small" }, "The dice wait for the next game."));
@@ -203,8 +265,9 @@ export function createRenderer(root, ctx) {
       h("div", { class: "jh-dice-head" },
         h("strong", {}, `${heroName(play.seat)} plays ${cardName}`),
         h("span", { class: "small muted" }, ` ${play.context === "arcade" ? "" : play.context === "tournament" ? "(tournament)" : "(tie-break)"} ${target} · High Score ${play.high_score_target}`)),
+      chartLine(b.cards.find((c) => c.id === play.card)),
       play.step === "before"
-        ? h("p", { class: "small" }, `${play.dice_count} Scoring dice ready${play.coop ? ` (incl. a cube lent by ${heroName(play.coop.lender)})` : ""}.`)
+        ? h("p", { class: "small" }, `${count(play.dice_count, "Scoring die", "Scoring dice")} ready${play.coop ? ` (incl. a cube lent by ${heroName(play.coop.lender)})` : ""}.`)
         : h("div", { class: "jh-dice-row" }, dice, gameDie, cont),
       play.step !== "before" ? h("div", { class: "jh-score-line", "data-testid": "play-score", "data-score": play.score }, `Score: ${play.score}`) : null);
   }
@@ -218,8 +281,14 @@ export function createRenderer(root, ctx) {
   }
 
   // ------------------------------------------------------------ the prompt
+  // Whether this viewer has a decision to make: she is to move. Discards are open to every
+  // seat during a PLAY phase (H13a) and sit on the hand cards; they are no turn of hers.
+  function toMove(s) {
+    return you !== null && (s.active_seats || []).includes(you);
+  }
+
   function renderPrompt(s, b, legal) {
-    const mine = legal.length > 0;
+    const mine = toMove(s) && legal.length > 0;
     const q = b.question;
     const parts = [];
     if (!(q && REACTIONS[q.kind])) clearAutoPass();
@@ -252,7 +321,7 @@ export function createRenderer(root, ctx) {
       const buttons = [];
       for (const m of legal) {
         if (m.card) continue; // on the hand cards
-        if (m.type === "roll") buttons.push(moveButton(m, `Roll ${play.dice_count} dice`, { primary: true, testid: "roll" }));
+        if (m.type === "roll") buttons.push(moveButton(m, `Roll ${count(play.dice_count, "die", "dice")}`, { primary: true, testid: "roll" }));
         else if (m.type === "ask_coop") buttons.push(moveButton(m, `Ask ${heroName(m.lender)}: ${COLUMN_NAMES[m.column]} cube`, { testid: "ask-coop" }));
         else if (m.type === "take_life") buttons.push(moveButton(m, "♥ Take the extra life", { testid: "take-life" }));
         else if (m.type === "continue_game") buttons.push(moveButton(m, "Continue? (2 tickets)", { testid: "continue" }));
@@ -271,6 +340,9 @@ export function createRenderer(root, ctx) {
     } else {
       const seat = (s.active_seats || [])[0];
       parts.push(h("p", { class: "muted" }, seat !== undefined ? `${heroName(seat)} is playing…` : ""));
+      if (legal.some((m) => m.type === "discard")) {
+        parts.push(h("p", { class: "small", "data-testid": "discard-hint" }, "You may discard Power cards from your hand at any time of the PLAY phase."));
+      }
     }
     // Most updates (another seat's private answer, another hero done shopping) change nothing
     // here; merged, a button stays the element under the pointer while it sends the same move.
@@ -349,19 +421,45 @@ export function createRenderer(root, ctx) {
       fill: "none", stroke: heroColor(p.seat), "stroke-width": 2.5, "data-seat": p.seat,
       points: b.history.map((r, i) => `${x(i)},${y(r.prizes[p.seat])}`).join(" "),
     }));
+    // Each line ends in its hero's letter, so the lines are told apart without colour.
+    const last = rounds - 1;
+    const ends = b.players.map((p) => svg("text", {
+      x: Math.min(W - 8, x(last) - 12 + 7 * p.seat), y: y(b.history[last].prizes[p.seat]) - 4, "font-size": 10, "font-weight": 700,
+      fill: heroColor(p.seat), class: "jh-line-letter",
+    }, heroLetter(p.seat)));
     const axis = [svg("line", { x1: L, y1: H - B, x2: W, y2: H - B, stroke: "currentColor" }), svg("line", { x1: L, y1: 4, x2: L, y2: H - B, stroke: "currentColor" }),
       svg("text", { x: 2, y: y(max) + 4, "font-size": 10, fill: "currentColor" }, String(max)), svg("text", { x: 2, y: H - B, "font-size": 10, fill: "currentColor" }, "0"),
       ...b.history.map((r, i) => svg("text", { x: x(i) - 3, y: H - 5, "font-size": 9, fill: "currentColor" }, String(r.round)))];
     fill(els.chart, h("h2", {}, "Prizes per round"),
-      svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "jh-chart-svg", role: "img", "aria-label": "Prizes of every hero after each round" }, axis, lines),
-      h("div", { class: "jh-legend small" }, b.players.map((p) => h("span", {}, h("span", { class: "swatch", style: { background: heroColor(p.seat) } }), ` ${heroName(p.seat)}: ${p.prizes}`))));
+      svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "jh-chart-svg", role: "img", "aria-label": "Prizes of every hero after each round" }, axis, lines, ends),
+      h("div", { class: "jh-legend small" }, b.players.map((p) => h("span", {}, h("span", { class: "swatch jh-letter", style: { background: heroColor(p.seat) }, "aria-hidden": "true" }, heroLetter(p.seat)), ` ${heroName(p.seat)}: ${count(p.prizes, "Prize")}`))));
   }
 
   function renderTop(s, b) {
     const phase = { setup: "Set-up", play: "PLAY phase", powerup: b.final ? "Final POWER UP" : "POWER UP", tournament: "Tournament", over: "Game over" }[b.phase] || b.phase;
     fill(els.top,
       h("span", { class: "jh-tag" }, `Round ${b.round}`), h("span", { class: "jh-tag", "data-testid": "phase", "data-phase": b.phase }, phase),
-      h("span", { class: "small muted" }, `Games deck ${b.decks.games} · Power deck ${b.decks.power}${b.tournaments_queued ? ` · ${b.tournaments_queued} tournament(s) coming` : ""}${b.options.continue_rule ? " · Continue? on" : ""}${b.options.skip_tournaments ? " · no tournaments" : ""}`));
+      h("span", { class: "small muted" }, `Games deck ${b.decks.games} · Power deck ${b.decks.power}${b.tournaments_queued ? ` · ${count(b.tournaments_queued, "tournament")} coming` : ""}${b.options.continue_rule ? " · Continue? on" : ""}${b.options.skip_tournaments ? " · no tournaments" : ""}`));
+  }
+
+  // What the current decision is about, for the phone layout: the arcade (genres at set-up,
+  // where to move), the cabinet being played (dice, questions, reactions, discards while
+  // others play) or your hero board (POWER UP).
+  function focusOf(s, b) {
+    if (b.phase === "powerup") return you !== null ? "hero" : "arcade";
+    if (b.play || b.question) return "cabinet";
+    if (b.turn && b.turn.spot !== null && b.turn.spot !== undefined) return "cabinet";
+    return "arcade";
+  }
+
+  function markPhone(s, b, legal) {
+    const focus = s.outcome ? "arcade" : focusOf(s, b);
+    board.dataset.focus = focus;
+    const mark = (el, role) => { if (role) el.dataset.phone = role; else delete el.dataset.phone; };
+    mark(els.arcade, focus === "arcade" ? "board" : null);
+    mark(els.dice, focus === "cabinet" ? "board" : null);
+    mark(els.prompt, "controls");
+    mark(els.hand, legal.some((m) => m.card) ? "controls" : null);
   }
 
   function update(s, events) {
@@ -379,6 +477,7 @@ export function createRenderer(root, ctx) {
     renderHand(s, b, legal);
     renderHeroes(s, b);
     renderChart(s, b);
+    markPhone(s, b, legal);
     if ((events || []).some((e) => ["roll", "life", "reroll", "tilt", "continue"].includes(e.type))) animateRoll();
     for (const e of events || []) {
       if (e.type === "tournament_win" || (e.type === "collect" && e.high_score)) toast(e.text);
@@ -391,7 +490,7 @@ export function createRenderer(root, ctx) {
     const active = s.active_seats || [];
     if (!active.length) return null;
     const seat = active[0];
-    if (legal.length) {
+    if (toMove(s) && legal.length) {
       let title = "Your turn";
       if (b.question && REACTIONS[b.question.kind]) title = b.question.holding ? `Play ${REACTIONS[b.question.kind]}?` : "Others may react…";
       else if (b.question) title = "Your answer, please";

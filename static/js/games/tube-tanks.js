@@ -13,6 +13,7 @@ import {
 } from "../tube-tanks/geometry.js";
 import { SETUPS } from "../tube-tanks/setups.js";
 import { SIDE_COLORS, createZone, ensureCss } from "../tube-tanks/zone-svg.js";
+import { createPanner } from "../tube-tanks/panner.js";
 
 const SIDES = ["green", "orange"];
 const COMPASS_WORDS = { 2: "N", 5: "S", 3: "W", 4: "E" };
@@ -40,7 +41,8 @@ function compass(board, flipped) {
         const [x, y] = pos(v);
         return svg("text", { x, y: y + 4, class: "tt-compass-num" }, v);
       })),
-    h("span", { class: "small muted" }, "Collateral compass: each remaining die moves the shot one space this way (2 north, 5 south, 3 west, 4 east)."));
+    h("span", { class: "small muted", "data-testid": "tt-compass-text" },
+      `Collateral compass: each remaining die moves the shot one space this way (2 north, 5 south, 3 west, 4 east). North (row 15) is at the ${flipped ? "bottom" : "top"} of your board.`));
 }
 
 export function createRenderer(root, ctx) {
@@ -51,14 +53,19 @@ export function createRenderer(root, ctx) {
   let mode = "move";
   let selected = null; // a cell name
   let busy = false;
-  let lastShot = null; // {line, events, fresh}
+  let lastShot = null; // {line}: the fresh shot's line, drawn for a few seconds
   let shotTimer = null;
+  let shownShot = null; // what the "last shot" panel shows, so a re-render does not re-roll it
 
   const hint = h("p", { class: "tt-hint small", "data-testid": "tt-hint", "aria-live": "polite" });
-  const boardWrap = h("div", { class: "panel tt-board-wrap" });
-  const zoneHost = h("div", {});
+  const boardWrap = h("div", { class: "panel tt-board-wrap tt-zoomed" });
+  const zoneHost = h("div", { class: "tt-zone-host" });
+  // On a phone the Zone is wider than the screen (cells big enough to tap) and pans inside
+  // this viewport; elsewhere it simply fits (tube-tanks.css).
+  const viewport = h("div", { class: "tt-viewport", "data-phone": "board", "data-testid": "tt-viewport" }, zoneHost);
   let flipped = you === 1; // each player sees her own home edge at the bottom
   let zone = createZone(zoneHost, { label: "The Zone", onCell, flipped });
+  const panner = createPanner(viewport, () => ({ zone: zone.el, flipped, cells: focusCells() }));
   const flipButton = h("button", {
     type: "button", class: "ghost small", "data-testid": "tt-flip",
     onclick: () => {
@@ -66,15 +73,29 @@ export function createRenderer(root, ctx) {
       zone.el.remove();
       zone = createZone(zoneHost, { label: "The Zone", onCell, flipped });
       render();
+      panner.focus();
     },
   }, "Turn the board");
-  boardWrap.append(zoneHost, h("div", { class: "tt-board-tools" }, hint, flipButton));
-  const controls = h("section", { class: "panel tt-controls", "data-testid": "tt-controls", "aria-label": "Your tank" });
+  let zoomed = true;
+  const zoomButton = h("button", {
+    type: "button", class: "ghost small tt-zoom-toggle", "data-testid": "tt-zoom", "aria-pressed": "true",
+    onclick: () => {
+      zoomed = !zoomed;
+      boardWrap.classList.toggle("tt-zoomed", zoomed);
+      zoomButton.setAttribute("aria-pressed", String(zoomed));
+      zoomButton.textContent = zoomed ? "Whole board" : "Zoom in";
+      panner.focus();
+    },
+  }, "Whole board");
+  boardWrap.append(viewport, h("div", { class: "tt-board-tools" }, hint, h("div", { class: "tt-tool-buttons" }, zoomButton, flipButton)));
+  const controls = h("section", { class: "panel tt-controls", "data-testid": "tt-controls", "data-phone": "controls", "aria-label": "Your tank" });
   const diceBox = h("section", { class: "panel tt-dice-box", "data-testid": "tt-dice-box", "aria-label": "Last shot", "aria-live": "polite" });
   const cards = h("section", { class: "panel tt-cards", "data-testid": "tt-cards", "aria-label": "Tank cards" });
   const extras = h("section", { class: "panel tt-extras" });
-  const table = h("div", { class: "tt-table", "data-testid": "tt-table" },
-    boardWrap, h("div", { class: "tt-side" }, controls, diceBox, cards, extras));
+  // The stage holds what a decision needs (board and controls): on a phone it is exactly the
+  // room left under the banners; the rest of the table follows below it.
+  const stage = h("div", { class: "tt-stage" }, boardWrap, controls);
+  const table = h("div", { class: "tt-table", "data-testid": "tt-table" }, stage, diceBox, cards, extras);
   root.append(table);
 
   // ---------------------------------------------------------------- legal moves
@@ -166,6 +187,21 @@ export function createRenderer(root, ctx) {
     return `the ${what.kind === "pool" ? "Energy Pool" : what.kind} on ${cell}`;
   }
 
+  /** The cells a phone's zoomed board keeps in sight, most important first: the picked cell
+   * (the panel under the board is about it), the active tank, then the legal targets nearest
+   * to the tank. */
+  function focusCells() {
+    if (!board) return [];
+    const tank = activeTank();
+    const first = [];
+    if (selected) first.push(selected);
+    if (!board.outcome && tank?.cell && tank.cell !== selected) first.push(tank.cell);
+    const here = tank?.cell ? parseCell(tank.cell) : null;
+    const rest = marks().map((m) => m.cell).filter((c) => !first.includes(c));
+    if (here) rest.sort((a, b) => distance(here, parseCell(a)) - distance(here, parseCell(b)));
+    return [...first, ...rest];
+  }
+
   // ---------------------------------------------------------------- drawing
   function marks() {
     const out = [];
@@ -237,7 +273,8 @@ export function createRenderer(root, ctx) {
       h("strong", { "data-testid": "tt-active-name" }, `${tankName(tank)} on ${where(tank)}`),
       h("span", { class: "small muted", "data-testid": "tt-turn-status" }, status));
     if (!myTurn()) {
-      fill(controls, head, h("p", { class: "small muted" }, board.outcome ? "The battle is over." : "Waiting for the other player."));
+      const waiting = board.outcome ? "The battle is over." : you === null ? "You are watching." : "Waiting for the other player.";
+      fill(controls, head, h("p", { class: "small muted" }, waiting));
       return;
     }
     const modeButtons = h("div", { class: "tt-modes", role: "group", "aria-label": "Action" },
@@ -322,9 +359,17 @@ export function createRenderer(root, ctx) {
       h("p", { class: "small muted", "data-testid": "tt-rules" }, `${board.setup_name} · ${on.length ? on.join(", ") : "core rules only"}`));
   }
 
+  /** The "last shot" panel, from the view's record of the latest shot (so a reloaded page or
+   * a replay at any position shows the shot of that position); `fresh` rolls the dice. */
   function renderDice(events, fresh) {
     const shot = (events || []).find((e) => e.type === "fire");
-    if (!shot) return;
+    const key = shot ? JSON.stringify(shot) : "none";
+    if (key === shownShot && !fresh) return;
+    shownShot = key;
+    if (!shot) {
+      fill(diceBox, h("p", { class: "small muted", "data-testid": "tt-dice-empty" }, "No shot fired yet."));
+      return;
+    }
     const rest = events.filter((e) => e !== shot && !["turn", "end", "token"].includes(e.type));
     const shooter = board.tanks[shot.tank];
     const color = SIDE_COLORS[shooter?.side] || "var(--accent)";
@@ -363,18 +408,20 @@ export function createRenderer(root, ctx) {
     renderControls();
     renderCards();
     renderExtras();
+    panner.follow([board.turn.number, activeTank()?.cell, mode, selected, myTurn(), Boolean(board.outcome)].join("|"));
   }
 
   function update(next, events) {
-    const firstTime = !state;
     state = next;
     board = next.board;
-    if (events?.length) {
-      rememberShot(events);
-      renderDice(events, true);
-    } else if (firstTime && !diceBox.childNodes.length) {
-      fill(diceBox, h("p", { class: "small muted", "data-testid": "tt-dice-empty" }, "No shot fired yet."));
-    }
+    const fired = (events || []).some((e) => e.type === "fire");
+    // null: no shot yet at this position. A board without the record (an older rules
+    // module) keeps showing the shots seen live.
+    let record = board.last_shot ? board.last_shot.events : null;
+    if (board.last_shot === undefined) record = fired ? events : undefined;
+    if (fired) rememberShot(record || events);
+    if (record !== undefined) renderDice(record, fired);
+    else if (shownShot === null) renderDice(null, false);
     if (selected && !fireAims(selected).length && !ramTargets().has(selected)) selected = null;
     render();
   }
@@ -404,6 +451,7 @@ export function createRenderer(root, ctx) {
     seatInfo,
     destroy() {
       clearTimeout(shotTimer);
+      panner.destroy();
       table.remove();
     },
   };
@@ -437,12 +485,23 @@ export function createOptionsEditor(root, ctx) {
   let tool = "wall";
   let busy = false;
   const title = h("p", { class: "small", "data-testid": "tt-editor-title" });
-  const wrap = h("div", { class: "tt-editor", "data-testid": "tt-zone-editor" });
-  const host = h("div", { class: "tt-editor-board" });
+  const wrap = h("div", { class: "tt-editor tt-zoomed", "data-testid": "tt-zone-editor" });
+  const host = h("div", { class: "tt-editor-board tt-zone-host" });
   const zone = createZone(host, { label: "Zone editor", onCell, testid: "tt-editor-board" });
+  // On a phone the editor's Zone pans at 44px a cell like the table's (tube-tanks.css).
+  const viewport = h("div", { class: "tt-viewport tt-editor-viewport", "data-testid": "tt-editor-viewport" }, host);
+  const zoomButton = h("button", {
+    type: "button", class: "ghost small tt-zoom-toggle", "data-testid": "tt-editor-zoom", "aria-pressed": "true",
+    onclick: () => {
+      const zoomed = !wrap.classList.contains("tt-zoomed");
+      wrap.classList.toggle("tt-zoomed", zoomed);
+      zoomButton.setAttribute("aria-pressed", String(zoomed));
+      zoomButton.textContent = zoomed ? "Whole board" : "Zoom in";
+    },
+  }, "Whole board");
   const palette = h("div", { class: "tt-palette", role: "group", "aria-label": "Zone pieces" });
   const presets = h("div", { class: "tt-presets" });
-  wrap.append(title, host);
+  wrap.append(title, viewport, h("div", { class: "tt-board-tools" }, zoomButton));
   if (ctx.editable) wrap.append(palette, presets);
   root.append(wrap);
 

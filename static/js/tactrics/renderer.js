@@ -6,23 +6,53 @@
 
 import { h, svg, fill } from "../ui.js";
 import { GEOMETRY } from "./geometry.js";
-import { COLOURS, DIRECTION_WORDS, capitalize, colourCss, describeMove } from "./words.js";
+import { COLOURS, DIRECTION_WORDS, capitalize, colourCss, colourLetter, describeMove, isDarkColour } from "./words.js";
 
 const SCALE = 10;
 const ROOT3 = Math.sqrt(3);
-const HEIGHT = 6 * ROOT3;
+// Radius (board units) of a knob's and a board arrow's round hit area: 40px across on a
+// 390px phone, and a knob and an arrow on one of its slots (1.1547 apart) still do not overlap.
+const HIT_RADIUS = 0.576;
 const SLOT_IDS = GEOMETRY.slot_ids;
 const TOWER_IDS = GEOMETRY.tower_ids;
 const STYLE_ID = "tactrics-css";
 
-function ensureStyles() {
-  if (document.getElementById(STYLE_ID)) return;
-  document.head.append(h("link", { id: STYLE_ID, rel: "stylesheet", href: "/static/css/tactrics.css" }));
+/** Loads the board's stylesheet once; resolves when it applies. Until then the board would
+ *  be drawn unstyled (arrows with 16px glyphs over the routers), so it stays hidden. */
+function stylesReady() {
+  let link = document.getElementById(STYLE_ID);
+  if (!link) {
+    link = h("link", { id: STYLE_ID, rel: "stylesheet", href: "/static/css/tactrics.css" });
+    document.head.append(link);
+  }
+  if (link.sheet) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true }); // unstyled beats invisible
+  });
 }
 
-// Board units (y north) -> SVG units (y down).
-const px = (x) => x * SCALE;
-const py = (y) => (HEIGHT - y) * SCALE;
+// The board's centre (tower T33), around which a player's view is turned.
+const CENTRE_Y = 3 * ROOT3;
+// A narrow (phone) screen shows the hexagon with a corner at the bottom: it is then 6√3
+// units wide instead of 12, so towers, arrows and routers are 15% larger on the same width.
+const NARROW = "(max-width: 640px)";
+// Half the board's extent in board units, for the viewBox: [half width, half height].
+const EXTENT = { flat: [6.6, CENTRE_Y + 0.6], pointy: [CENTRE_Y + 0.15, 6.15] };
+
+/** Board units (y north) -> SVG units (y down), turned `angle` degrees anticlockwise about
+ *  the centre: the player's own side comes to the bottom (as chess sites turn the board). */
+function projector(angle) {
+  const a = (angle * Math.PI) / 180;
+  const cos = Math.cos(a);
+  const sin = Math.sin(a);
+  return (x, y) => {
+    const dy = y - CENTRE_Y;
+    return [(x * cos - dy * sin) * SCALE, -(x * sin + dy * cos) * SCALE];
+  };
+}
+// One Tactrics board per page (match or replay): its renderer sets the projection it draws with.
+let project = projector(0);
 
 function trianglePoints(slot, shrink = 1) {
   const { x, y, up } = GEOMETRY.slots[slot];
@@ -31,24 +61,30 @@ function trianglePoints(slot, shrink = 1) {
   return angles
     .map((deg) => {
       const a = (deg * Math.PI) / 180;
-      return `${px(x + r * Math.cos(a)).toFixed(2)},${py(y + r * Math.sin(a)).toFixed(2)}`;
+      const [sx, sy] = project(x + r * Math.cos(a), y + r * Math.sin(a));
+      return `${sx.toFixed(2)},${sy.toFixed(2)}`;
     })
     .join(" ");
 }
 
 function slotCentre(slot) {
   const { x, y } = GEOMETRY.slots[slot];
-  return [px(x), py(y)];
+  return project(x, y);
 }
 
 function towerCentre(tower) {
   const [x, y] = GEOMETRY.towers[tower];
-  return [px(x), py(y)];
+  return project(x, y);
 }
 
 function hexOutline() {
   const corners = [[-3, 0], [3, 0], [6, 3], [3, 6], [-3, 6], [-6, 3]];
-  return corners.map(([x, r]) => `${px(x)},${py(r * ROOT3)}`).join(" ");
+  return corners.map(([x, r]) => project(x, r * ROOT3).map((v) => v.toFixed(2)).join(",")).join(" ");
+}
+
+/** Where a side of the board lies, in degrees anticlockwise from east about the centre. */
+function angleOf(x, y) {
+  return (Math.atan2(y - CENTRE_Y, x) * 180) / Math.PI;
 }
 
 /** Board lists (routers, controllers, claims) are arrays in slot / tower order. */
@@ -59,7 +95,6 @@ function byId(ids, values) {
 }
 
 export function createTactricsRenderer(root, ctx, { mode }) {
-  ensureStyles();
   const you = ctx.you;
   let state = null;
   let board = null;
@@ -67,8 +102,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   let busy = false;
 
   const svgRoot = svg("svg", {
-    class: "tac-board", viewBox: `${px(-6.6)} ${py(HEIGHT + 0.6)} ${px(13.2)} ${(HEIGHT + 1.2) * SCALE}`,
-    role: "group", "aria-label": "Tactrics board", "data-testid": "board",
+    class: "tac-board", role: "group", "aria-label": "Tactrics board", "data-testid": "board", "data-phone": "board",
   });
   const layers = {
     base: svg("g", { class: "tac-base" }),
@@ -79,29 +113,79 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     arrows: svg("g", { class: "tac-arrows" }),
   };
   svgRoot.append(layers.base, layers.goals, layers.towers, layers.routers, layers.knobs, layers.arrows);
-  layers.base.append(svg("polygon", { points: hexOutline(), class: "tac-hex" }));
-  for (const slot of SLOT_IDS) {
-    layers.base.append(svg("polygon", { points: trianglePoints(slot, 0.92), class: "tac-slot", "data-slot": slot },
-      svg("title", { text: slot })));
-  }
-  // Tower discs (the turntables) and their clickable knobs.
   const towerEls = {};
-  for (const tower of TOWER_IDS) {
-    const [cx, cy] = towerCentre(tower);
-    const disc = svg("circle", { cx, cy, r: 2 * SCALE - 1, class: "tac-disc" });
-    layers.towers.append(disc);
-    const knob = svg("g", {
-      class: "tac-knob", tabindex: "-1", role: "button", "data-testid": "tower", "data-tower": tower,
-      "aria-label": `Tower ${tower}`,
-      onclick: () => selectTower(tower),
-      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selectTower(tower); } },
-    },
-    svg("circle", { cx, cy, r: 0.46 * SCALE, class: "tac-knob-disc" }),
-    svg("line", { x1: cx, y1: cy - 0.42 * SCALE, x2: cx, y2: cy - 0.2 * SCALE, class: "tac-knob-tick" }),
-    svg("text", { x: cx, y: cy + 0.25 * SCALE, class: "tac-knob-label" }, tower.slice(1)));
-    layers.knobs.append(knob);
-    towerEls[tower] = { disc, knob };
+  const narrow = window.matchMedia?.(NARROW);
+  let view = null; // {angle, shape}: how the board is drawn now
+
+  /** How this viewer sees the board: her own side at the bottom (her start tower or row; the
+   *  mouse's edge for the mouse, the cupboard's for the cats), in whole sixths of a turn so
+   *  the hexagon keeps its outline, plus 30 degrees on a phone (corner at the bottom). */
+  function wantedView() {
+    const home = (seat) => {
+      if (mode === "cat-mouse") return seat === 0 ? 270 : 90;
+      const start = playerOf(seat)?.start;
+      if (!start) return null;
+      if (start === "S" || start === "N") return start === "S" ? 270 : 90;
+      const tower = GEOMETRY.towers[start];
+      return tower ? angleOf(tower[0], tower[1]) : null;
+    };
+    let angle = 0;
+    if (you !== null && you !== undefined && mode !== "solitary") {
+      const mine = home(you);
+      const first = home(0);
+      if (mine !== null && first !== null) angle = Math.round((first - mine) / 60) * 60;
+    }
+    const shape = narrow?.matches ? "pointy" : "flat";
+    if (shape === "pointy") angle += 30;
+    return { angle: ((angle % 360) + 360) % 360, shape };
   }
+
+  /** Draws what never changes while the view stays: the hexagon, the slots, the turntables
+   *  and their knobs. Knobs are buttons: on a phone their round hit area is 40px wide. */
+  function drawBase(next) {
+    view = next;
+    project = projector(view.angle);
+    const [hw, hh] = EXTENT[view.shape];
+    svgRoot.setAttribute("viewBox", `${-hw * SCALE} ${-hh * SCALE} ${2 * hw * SCALE} ${2 * hh * SCALE}`);
+    svgRoot.dataset.view = String(view.angle);
+    svgRoot.dataset.shape = view.shape;
+    const base = [svg("polygon", { points: hexOutline(), class: "tac-hex" })];
+    for (const slot of SLOT_IDS) {
+      base.push(svg("polygon", { points: trianglePoints(slot, 0.92), class: "tac-slot", "data-slot": slot },
+        svg("title", { text: slot })));
+    }
+    fill(layers.base, base);
+    const discs = [];
+    const knobs = [];
+    for (const tower of TOWER_IDS) {
+      const [cx, cy] = towerCentre(tower);
+      const disc = svg("circle", { cx, cy, r: 2 * SCALE - 1, class: "tac-disc" });
+      const badge = svg("g", { class: "tac-claim", "data-testid": "claim" });
+      const knob = svg("g", {
+        class: "tac-knob", tabindex: "-1", role: "button", "data-testid": "tower", "data-tower": tower,
+        "aria-label": `Tower ${tower}`,
+        onclick: () => selectTower(tower),
+        onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selectTower(tower); } },
+      },
+      svg("circle", { cx, cy, r: HIT_RADIUS * SCALE, class: "tac-knob-hit" }),
+      svg("circle", { cx, cy, r: 0.46 * SCALE, class: "tac-knob-disc" }),
+      svg("line", { x1: cx, y1: cy - 0.42 * SCALE, x2: cx, y2: cy - 0.2 * SCALE, class: "tac-knob-tick" }),
+      svg("text", { x: cx, y: cy + 0.25 * SCALE, class: "tac-knob-label" }, tower.slice(1)),
+      badge);
+      discs.push(disc);
+      knobs.push(knob);
+      towerEls[tower] = { disc, knob, badge, centre: [cx, cy] };
+    }
+    fill(layers.towers, discs);
+    fill(layers.knobs, knobs);
+  }
+
+  function ensureView() {
+    const next = wantedView();
+    if (!view || next.angle !== view.angle || next.shape !== view.shape) drawBase(next);
+  }
+  const onNarrowChange = () => { if (board) { ensureView(); render(); } };
+  narrow?.addEventListener?.("change", onNarrowChange);
 
   const status = h("p", { class: "tac-status", "data-testid": "tactrics-status", "aria-live": "polite" });
   const counter = h("span", { class: "tac-counter", "data-testid": "actions-left" });
@@ -112,8 +196,15 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   const legend = h("div", { class: "tac-legend small", "data-testid": "tactrics-legend" });
   const clock = h("span", { class: "tac-clock small", "data-testid": "solitary-time", hidden: true });
   const controls = h("div", { class: "tac-controls" }, counter, undoBtn, mode === "solitary" ? null : confirmBtn);
-  const panel = h("div", { class: "tac-panel" }, status, controls, clock, options, actionsList, legend);
+  // The current decision's buttons: on a phone right under the board, within the table's room.
+  const decision = h("div", { class: "tac-decision", "data-phone": "controls" }, controls, options);
+  const panel = h("div", { class: "tac-panel" }, status, decision, clock, actionsList, legend);
   const wrap = h("div", { class: "tac-wrap", "data-testid": "tactrics", "data-mode": mode }, svgRoot, panel);
+  wrap.style.visibility = "hidden";
+  stylesReady().then(() => {
+    wrap.style.visibility = "";
+    wrap.dataset.styled = "true"; // tests measure the board only once it is styled
+  });
   root.append(wrap);
 
   // ---------------------------------------------------------------- helpers
@@ -254,6 +345,34 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     fill(layers.goals, items);
   }
 
+  /** A controller: a dark disc ringed in its owner's colour with her letter, so controllers
+   *  stand out from the routers under them and from each other without telling colours apart. */
+  function controllerBadge(seat, cx, cy, r, extra = {}) {
+    const colour = colourOfSeat(seat);
+    const letter = colour ? colourLetter(colour) : String(seat + 1);
+    return svg("g", { class: "tac-badge", "data-seat": String(seat), "data-letter": letter, ...extra },
+      svg("circle", { cx, cy, r, class: "tac-badge-disc", style: { stroke: seatColour(seat) } }),
+      svg("text", { x: cx, y: cy + r * 0.38, class: "tac-badge-letter", style: { fontSize: `${r * (letter.length > 1 ? 0.95 : 1.15)}px` } }, letter));
+  }
+
+  /** What marks a router besides its colour: the mouse and the cats are drawn as faces, every
+   *  other router carries its colour's letter. */
+  function routerMark(colour, cx, cy) {
+    if (mode === "cat-mouse") {
+      const cat = colour !== "red";
+      const s = 0.26 * SCALE;
+      const ears = cat
+        ? [svg("polygon", { points: `${cx - s},${cy - 0.2 * s} ${cx - 0.95 * s},${cy - 1.45 * s} ${cx - 0.2 * s},${cy - 0.8 * s}` }),
+          svg("polygon", { points: `${cx + s},${cy - 0.2 * s} ${cx + 0.95 * s},${cy - 1.45 * s} ${cx + 0.2 * s},${cy - 0.8 * s}` })]
+        : [svg("circle", { cx: cx - 0.85 * s, cy: cy - 0.75 * s, r: 0.55 * s }),
+          svg("circle", { cx: cx + 0.85 * s, cy: cy - 0.75 * s, r: 0.55 * s })];
+      return svg("g", { class: `tac-face ${cat ? "cat" : "mouse"}`, "data-testid": cat ? "cat" : "mouse", "aria-hidden": "true" },
+        ...ears, svg("circle", { cx, cy, r: s }));
+    }
+    const letter = colourLetter(colour);
+    return svg("text", { x: cx, y: cy + 0.13 * SCALE, class: `tac-letter${isDarkColour(colour) ? " on-dark" : ""}`, "data-testid": "router-letter" }, letter);
+  }
+
   function drawRouters() {
     const routers = byId(SLOT_IDS, board.routers);
     const controllers = byId(SLOT_IDS, board.controllers);
@@ -266,22 +385,28 @@ export function createTactricsRenderer(root, ctx, { mode }) {
       const isClickable = clickable.has(slot) || isTarget;
       if (!colour && !isTarget) continue;
       const [cx, cy] = slotCentre(slot);
+      const owner = controllers[slot];
+      const words = `${slot}${colour ? `: ${colour} router` : ""}${owner !== undefined ? `, ${seatLabel(owner)}'s controller` : ""}`;
       const g = svg("g", {
         class: `tac-router${isClickable ? " clickable" : ""}${isTarget ? " target" : ""}${selected?.kind === "slot" && selected.id === slot ? " selected" : ""}`,
         "data-testid": colour ? "router" : "slot-target", "data-slot": slot, "data-colour": colour || "",
-        onclick: isClickable ? () => clickSlot(slot) : null,
+        ...(isClickable ? {
+          role: "button", tabindex: "0", "aria-label": isTarget ? `Move the controller to ${slot}` : words,
+          onclick: () => clickSlot(slot),
+          onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickSlot(slot); } },
+        } : {}),
       });
+      // A clickable router takes taps on its whole slot, not just the piece.
+      if (isClickable) g.append(svg("polygon", { points: trianglePoints(slot, 0.96), class: "tac-hit" }));
       if (colour) {
-        g.append(svg("polygon", { points: trianglePoints(slot, 0.78), fill: colourCss(colour), class: `tac-piece${colour === "black" ? " dark" : ""}` }));
-        if (mode === "cat-mouse") g.append(svg("text", { x: cx, y: cy + 0.25 * SCALE, class: "tac-glyph" }, colour === "red" ? "🐭" : "🐱"));
+        const dark = isDarkColour(colour);
+        g.append(svg("polygon", { points: trianglePoints(slot, 0.78), fill: colourCss(colour), class: `tac-piece${dark ? " dark" : ""}` }));
+        if (owner === undefined) g.append(routerMark(colour, cx, cy));
       } else {
         g.append(svg("polygon", { points: trianglePoints(slot, 0.6), class: "tac-drop" }));
       }
-      const owner = controllers[slot];
-      if (owner !== undefined) {
-        g.append(svg("circle", { cx, cy, r: 0.28 * SCALE, class: "tac-controller", fill: seatColour(owner), "data-testid": "controller" }));
-      }
-      g.append(svg("title", { text: `${slot}${colour ? `: ${colour} router` : ""}${owner !== undefined ? `, ${seatLabel(owner)}'s controller` : ""}` }));
+      if (owner !== undefined) g.append(controllerBadge(owner, cx, cy, 0.34 * SCALE, { "data-testid": "controller" }));
+      g.append(svg("title", { text: words }));
       items.push(g);
     }
     fill(layers.routers, items);
@@ -300,10 +425,16 @@ export function createTactricsRenderer(root, ctx, { mode }) {
       knob.setAttribute("tabindex", isLegal ? "0" : "-1");
       knob.setAttribute("aria-pressed", String(isSelected));
       const claimant = claims[tower];
+      const { badge, centre: [cx, cy] } = towerEls[tower];
       const face = knob.querySelector(".tac-knob-disc");
       face.style.fill = claimant !== undefined ? seatColour(claimant) : "";
       knob.dataset.claimedBy = claimant !== undefined ? String(claimant) : "";
       knob.classList.toggle("legal", isLegal);
+      knob.classList.toggle("claimed", claimant !== undefined);
+      knob.classList.toggle("claimed-dark", claimant !== undefined && isDarkColour(colourOfSeat(claimant)));
+      knob.setAttribute("aria-label", `Tower ${tower}${claimant !== undefined ? `, claimed by ${seatLabel(claimant)}` : ""}`);
+      // The claim is a controller standing on the tower: the same badge as on the routers.
+      fill(badge, claimant !== undefined ? [controllerBadge(claimant, cx + 0.4 * SCALE, cy - 0.4 * SCALE, 0.27 * SCALE)] : []);
     }
   }
 
@@ -311,7 +442,12 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   // mirrored), in board units with y down: up-left/up-right of the knob, between its
   // neighbours' knobs (30 degrees off, over two of the tower's slots); else the same below;
   // else level with the knob, on the edges between slots, squeezed between two knobs.
-  const ARROW_SPOTS = [[-0.97, -0.56], [-0.97, 0.56], [-1, 0]];
+  // A phone's board stands on a corner: there the spots are the tower's own slot centres,
+  // upper pair, side pair, lower pair, each an arrow 40px across (HIT_RADIUS).
+  const ARROW_SPOTS = {
+    flat: [[-0.97, -0.56, 0.52], [-0.97, 0.56, 0.52], [-1, 0, 0.42]],
+    pointy: [[-0.5774, -1, HIT_RADIUS], [-1.1547, 0, HIT_RADIUS], [-0.5774, 1, HIT_RADIUS]],
+  };
 
   /** Whether an arrow at (x, y) would hide a slot the player needs to see or click: a
    *  controller, a router to pick up, or a place to move it to. */
@@ -334,8 +470,9 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     if (turnable) {
       const tower = selected.id;
       const [cx, cy] = towerCentre(tower);
-      const spot = ARROW_SPOTS.find(([dx, dy]) => ![dx, -dx].some((ddx) => arrowHidesSomething(cx + ddx * SCALE, cy + dy * SCALE)))
-        || ARROW_SPOTS[ARROW_SPOTS.length - 1];
+      const spots = ARROW_SPOTS[view.shape];
+      const spot = spots.find(([dx, dy]) => ![dx, -dx].some((ddx) => arrowHidesSomething(cx + ddx * SCALE, cy + dy * SCALE)))
+        || spots[spots.length - 1];
       for (const direction of ["ccw", "cw"]) {
         const move = rotationFor(tower, direction);
         const x = cx + (direction === "cw" ? -spot[0] : spot[0]) * SCALE;
@@ -348,7 +485,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
           onclick: (event) => { event.stopPropagation(); if (move) submit(move); },
           onkeydown: (event) => { if (move && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); submit(move); } },
         },
-        svg("circle", { cx: x, cy: y, r: (spot[1] === 0 ? 0.42 : 0.52) * SCALE }),
+        svg("circle", { cx: x, cy: y, r: spot[2] * SCALE }),
         svg("text", { x, y: y + 0.24 * SCALE }, direction === "cw" ? "↻" : "↺"),
         svg("title", { text: words })));
       }
@@ -376,8 +513,10 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     const over = board.phase === "over" || state.status === "finished";
     undoBtn.disabled = !legal().some((m) => m.type === "undo") || busy;
     confirmBtn.disabled = !legal().some((m) => m.type === "confirm") || busy;
-    undoBtn.hidden = over || ctx.readOnly || (!myTurn && mode !== "solitary");
-    confirmBtn.hidden = !myTurn;
+    // Set-up (V7) is all at once and has no turn to end: its only controls are the routers.
+    const setup = board.phase === "setup";
+    undoBtn.hidden = over || ctx.readOnly || setup || (!myTurn && mode !== "solitary");
+    confirmBtn.hidden = !myTurn || setup;
     if (mode === "solitary") {
       counter.textContent = `${board.rotations} rotation${board.rotations === 1 ? "" : "s"} · ${board.placed}/${board.total} home`;
       counter.dataset.rotations = String(board.rotations);
@@ -427,19 +566,19 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   function drawLegend() {
     const parts = [];
     if (mode === "cat-mouse") {
-      parts.push(h("span", {}, `🐭 the mouse runs for the cupboard (grey, top row); 🐱 ${board.cats} cats corner it.`));
+      parts.push(h("span", {}, `The mouse (red, round ears) runs for the cupboard, the grey dashed row; ${board.cats} cats (black, pointed ears) corner it.`));
     } else if (mode === "solitary") {
       for (const [colour, tower] of Object.entries(board.targets || {})) {
-        parts.push(h("span", { class: "tac-chip" }, h("i", { style: { background: colourCss(colour) } }), `${capitalize(colour)} → ${tower}`));
+        parts.push(h("span", { class: "tac-chip" }, h("i", { class: isDarkColour(colour) ? "on-dark" : "", style: { background: colourCss(colour) } }, colourLetter(colour)), `${capitalize(colour)} → ${tower}`));
       }
     } else {
       for (const p of board.players || []) {
-        const goal = p.goal_tower || (p.goal?.[0]?.[0] === "F" ? "top row" : "bottom row");
+        const goal = p.goal_tower || "the opposite row";
         const extra = [`${p.in_goal}/${p.routers} home`];
         if (p.team !== null && p.team !== undefined) extra.push(`team ${p.team + 1}`);
         if (board.options?.minority_rotation) extra.push(`${p.reserve} reserve`);
         parts.push(h("span", { class: "tac-chip", "data-testid": "player-chip", "data-seat": p.seat },
-          h("i", { style: { background: colourCss(p.colour) } }),
+          h("i", { class: isDarkColour(p.colour) ? "on-dark" : "", style: { background: colourCss(p.colour) } }, colourLetter(p.colour)),
           `${capitalize(p.colour)} (${seatName(p.seat)}) → ${goal}: ${extra.join(", ")}`));
       }
     }
@@ -521,6 +660,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     root.dataset.you = you === null ? "" : String(you);
     root.dataset.phase = board.phase || "";
     wrap.dataset.phase = board.phase || "";
+    ensureView();
     render();
     if (mode === "solitary") {
       showClock(); // a replay jump changes which move is shown, not the times
@@ -579,6 +719,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     seatInfo,
     destroy() {
       root.removeEventListener("keydown", onKey);
+      narrow?.removeEventListener?.("change", onNarrowChange);
       clearInterval(ticker);
       wrap.remove();
     },

@@ -6,6 +6,11 @@ export const COLOURS = {
   red: "#e9564b", yellow: "#f2cf3a", blue: "#5b8cff", green: "#53c35c",
   orange: "#ff9f43", grey: "#a9a7bd", black: "#1b1b24",
 };
+// Every colour's letter, on its routers, controllers and legend chips, so players who do not
+// tell the colours apart read whose piece it is (two letters where initials would clash).
+export const COLOUR_LETTERS = {
+  red: "R", yellow: "Y", blue: "B", green: "G", orange: "O", grey: "Gy", black: "Bk",
+};
 export const DIRECTION_WORDS = { cw: "clockwise", ccw: "anticlockwise" };
 
 export function capitalize(word) {
@@ -14,6 +19,15 @@ export function capitalize(word) {
 
 export function colourCss(colour) {
   return COLOURS[colour] || "var(--accent)";
+}
+
+export function colourLetter(colour) {
+  return COLOUR_LETTERS[colour] || "?";
+}
+
+/** Colours that need light marks (letters, outlines) to show on them and on the dark board. */
+export function isDarkColour(colour) {
+  return colour === "black";
 }
 
 /** One legal move in words, for buttons and titles. */

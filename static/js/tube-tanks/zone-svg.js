@@ -16,6 +16,12 @@ export function centre(xy, flipped = false) {
   return [MARGIN + x * CELL + CELL / 2, MARGIN + (SIZE - 1 - y) * CELL + CELL / 2];
 }
 
+/** An octagon's points: a `2w` x `2h` box centred on (cx, cy) with corners cut by `cut`. */
+function octagon(cx, cy, w, hgt, cut) {
+  return [[-w + cut, -hgt], [w - cut, -hgt], [w, -hgt + cut], [w, hgt - cut], [w - cut, hgt], [-w + cut, hgt], [-w, hgt - cut], [-w, -hgt + cut]]
+    .map(([x, y]) => `${cx + x},${cy + y}`).join(" ");
+}
+
 let cssAdded = false;
 export function ensureCss() {
   if (cssAdded || document.querySelector('link[data-tube-tanks-css]')) return;
@@ -84,13 +90,21 @@ export function createZone(container, { label = "The Zone", onCell, testid = "tt
     });
     g.append(svg("title", {}, `${name} on ${tank.cell}${tank.destroyed ? " (wreck)" : `, ${tank.hp ?? 6} of 6`}${tank.stunned ? ", stunned" : ""}`));
     if (active) g.append(svg("rect", { x: cx - CELL / 2 + 1, y: cy - CELL / 2 + 1, width: CELL - 2, height: CELL - 2, rx: 6, class: "tt-active-ring" }));
-    g.append(svg("rect", { x: cx - 13, y: cy - 11, width: 26, height: 22, rx: 5, fill: color, class: "tt-hull" }));
+    // Colour-blind players tell the sides apart by shape too: green tanks have a round hull
+    // and turret, orange ones a cut-cornered hull and a diamond turret.
+    const round = tank.side === "green";
+    g.setAttribute("data-shape", round ? "round" : "diamond");
+    g.append(round
+      ? svg("rect", { x: cx - 13, y: cy - 11, width: 26, height: 22, rx: 7, fill: color, class: "tt-hull" })
+      : svg("polygon", { points: octagon(cx, cy, 13, 11, 5), fill: color, class: "tt-hull" }));
     g.append(svg("rect", { x: cx - 15, y: cy - 13, width: 30, height: 5, rx: 2, class: "tt-track" }));
     g.append(svg("rect", { x: cx - 15, y: cy + 8, width: 30, height: 5, rx: 2, class: "tt-track" }));
     // Turrets are decorative: each points toward the enemy's home edge.
     const barrel = (tank.side === "green") !== flipped ? -1 : 1;
     g.append(svg("rect", { x: cx - 2, y: barrel < 0 ? cy - 17 : cy + 2, width: 4, height: 15, class: "tt-barrel" }));
-    g.append(svg("circle", { cx, cy, r: 7.5, fill: color, class: "tt-turret" }));
+    g.append(round
+      ? svg("circle", { cx, cy, r: 7.5, fill: color, class: "tt-turret" })
+      : svg("polygon", { points: `${cx},${cy - 9.5} ${cx + 9.5},${cy} ${cx},${cy + 9.5} ${cx - 9.5},${cy}`, fill: color, class: "tt-turret" }));
     g.append(svg("text", { x: cx, y: cy + 4, class: "tt-tank-num" }, tank.destroyed ? "✕" : String(tank.number)));
     if (!tank.destroyed && tank.hp !== undefined) {
       for (let i = 0; i < 6; i += 1) {
@@ -108,7 +122,9 @@ export function createZone(container, { label = "The Zone", onCell, testid = "tt
     const dx = (tank.number - 2) * 9;
     return svg("g", { class: "tt-token", "data-at": cellName(x, y), "data-testid": `tt-token-${tank.side}-${tank.number}` },
       svg("title", {}, `${tank.side} ${tank.number}'s targeting token on ${cellName(x, y)}`),
-      svg("circle", { cx: cx + dx, cy: cy - 11, r: 5, fill: "none", stroke: SIDE_COLORS[tank.side], "stroke-width": 2 }),
+      tank.side === "green"
+        ? svg("circle", { cx: cx + dx, cy: cy - 11, r: 5, fill: "none", stroke: SIDE_COLORS[tank.side], "stroke-width": 2 })
+        : svg("rect", { x: cx + dx - 4, y: cy - 15, width: 8, height: 8, transform: `rotate(45 ${cx + dx} ${cy - 11})`, fill: "none", stroke: SIDE_COLORS[tank.side], "stroke-width": 2 }),
       svg("circle", { cx: cx + dx, cy: cy - 11, r: 1.6, fill: SIDE_COLORS[tank.side] }),
     );
   }

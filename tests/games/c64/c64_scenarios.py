@@ -27,12 +27,13 @@ Log = list[tuple[int, dict[str, Any]]]
 
 def registered(game_id: str, title: str, seats: tuple[int, int]) -> C64Game:
     """The game registered as `game_id`: a C64 game with its `title` and (min, max) `seats`,
-    rules version 1, chance (the shuffle and the first-player draw) and nothing hidden, no
-    lobby options; its set-up refuses one player too few or too many."""
+    rules version 1 (Monsters 2, which still plays 1: its log's words changed), chance (the
+    shuffle and the first-player draw) and nothing hidden, no lobby options; its set-up
+    refuses one player too few or too many."""
     game = get_game(game_id)
     assert isinstance(game, C64Game)
     assert (game.title, game.min_players, game.max_players) == (title, *seats)
-    assert game.rules_version == "1"
+    assert game.knows_rules("1")
     assert game.has_chance is True and game.hidden_information is False
     assert game.parse_options({}).model_dump() == game.parse_options(None).model_dump() == {}
     for players in (seats[0] - 1, seats[1] + 1):

@@ -96,6 +96,7 @@ def monsters_state(
         "joysticks": [holding("up") for _ in range(players)],
         "outcome": None,
         "walls": sorted(START_WALLS if walls is None else walls),
+        "wording": "lair",
     }
 
 
@@ -488,8 +489,19 @@ def test_right_button_discards_orthogonally_adjacent_monsters():
     ]
     assert events[1]["text"] == (
         "Red uses Green's treasure: Green's monster, Blue's monster, her monster are sent back "
-        "to the fort. The treasure goes back to e5."
+        "to their lairs. The treasure goes back to e5."
     )
+
+
+def test_a_match_begun_under_rules_1_keeps_the_fort_in_its_log():
+    """Rules version 1's log said "sent back to the fort"; its matches replay word for word."""
+    from app.engine.registry import get_game
+
+    game = get_game("c64-monsters")
+    assert game is not None
+    state = monsters_state(walls=[], squares={RED: "c5"}, monsters={BLUE: "c4"}, carrying={RED: 0})
+    _new, events = act(game.keep_older_rules(state, "1"), RED, "right_button")
+    assert "Blue's monster is sent back to the fort." in events[1]["text"]
 
 
 def test_right_button_loses_the_treasure_even_without_monsters_near():

@@ -107,12 +107,13 @@ def test_less_than_two_with_zapper_is_caught_and_the_zapper_goes_home():
     assert after["thieves"][0]["pos"] == [8, 15]
 
 
-def test_caught_thief_takes_a_free_exit_square_if_her_start_is_taken():
-    """D8: "The thief goes to a free Hotel Exit square (her start square if free)"."""
+def test_caught_thief_goes_to_her_own_start_square_whoever_stands_there():
+    """Ruling D11 (amended 2026-11-24): "A thief sent back outside (D8) goes to her own start
+    square, whoever stands there" (before: the nearest free Hotel Exit square)."""
     state = encounter_state()
     put(state, 1, [8, 15])
     after, _ = act(state, 0, {"type": "battle"}, *battle(0, 0))
-    assert after["thieves"][0]["pos"] == [9, 15]
+    assert after["thieves"][0]["pos"] == [8, 15] == after["thieves"][1]["pos"]
 
 
 def test_several_adjacent_podcasters_battle_in_order_until_caught():
@@ -258,20 +259,21 @@ def test_carl_ignores_a_thief_outside_and_stays_put():
 
 
 def test_carl_is_not_placed_in_front_of_a_door_when_another_square_is_free():
-    """D7 leaves open which adjacent square Carl takes; ours avoids the square in front of a
-    door (he stays there until the next Carl icon and would seal the room: in front of the
-    main entrance, the whole hotel)."""
+    """D7 leaves open which adjacent square Carl takes; ours avoids a square in front of a
+    door (he stays there until the next Carl icon and would seal the room). Red on the Casino
+    door (4,6): N (4,5) and S (4,7) are in front of it, so Carl takes NE (5,5)."""
     state = parked(fresh())
-    put(state, 0, [9, 12])
+    put(state, 0, [4, 8], backpack=["key"])
     put(state, 1, [19, 16])
     state["deck"] = [43] + [c for c in state["deck"] if c != 43]
     state, _ = roll_to(state, 0, (1, 1))
-    after, _ = act(state, 0, {"type": "move", "to": [9, 14]}, *battle(2, 2))  # onto the entrance
-    assert after["carl"]["pos"] == [10, 13]  # not (9,13), the only square in front of it
-    state["podcasters"]["scott"] = [10, 13]
-    state["items"]["red-pass"] = [8, 13]
-    after, _ = act(state, 0, {"type": "move", "to": [9, 14]}, *battle(2, 2))
-    assert after["carl"]["pos"] == [9, 13]  # no other adjacent square is free
+    after, _ = act(state, 0, {"type": "move", "to": [4, 6]}, *battle(2, 2))  # onto the door
+    assert after["carl"]["pos"] == [5, 5]
+    for kind, square in zip(("key", "pass", "zapper", "studson"),
+                            ([5, 5], [3, 5], [3, 7], [5, 7]), strict=True):
+        state["items"][f"green-{kind}"] = square
+    after, _ = act(state, 0, {"type": "move", "to": [4, 6]}, *battle(2, 2))
+    assert after["carl"]["pos"] == [4, 5]  # no other adjacent square is free: N first
 
 
 def test_carl_does_not_box_a_thief_in_when_he_can_help_it():
@@ -287,21 +289,17 @@ def test_carl_does_not_box_a_thief_in_when_he_can_help_it():
     assert after["carl"]["pos"] == [18, 12]
 
 
-def test_carl_in_front_of_the_entrance_does_not_seal_the_hotel_for_good():
-    """D7: Carl moves at "the next Carl icon" drawn by a thief "inside the hotel". Checks the
-    author's choice of Carl's square: even when he was left on (9,13), the only square behind
-    the main entrance, with every thief outside, the hotel is not sealed for ever: a thief can
-    still step onto the entrance square E (9,14), which is inside the hotel, and a Carl icon
-    she draws there moves him off (9,13) to a square that is not in front of a door."""
+def test_carl_behind_one_entrance_square_no_longer_bars_the_way_in():
+    """Ruling D11 (amended 2026-11-24): the main entrance is three squares wide, (8,14),
+    (9,14) and (10,14). Carl left on (9,13), behind the middle one, used to bar the way in
+    until a thief drew a Carl icon on the entrance itself; now the hotel stays open beside
+    him."""
     state = parked(fresh())
     state["carl"]["pos"] = [9, 13]
     put(state, 0, [9, 15])
     put(state, 1, [15, 16])
-    state["deck"] = [43] + [c for c in state["deck"] if c != 43]
     state, _ = roll_to(state, 0, (1, 2))
-    assert (9, 14) in {tuple(t) for t in state["turn"]["targets"]}
-    assert not any(t[1] < 14 for t in state["turn"]["targets"])  # Carl bars the way in
-    after, events = act(state, 0, {"type": "move", "to": [9, 14]}, *battle(2, 2))
-    assert any(e["type"] == "carl" and e["path"][-1] != [9, 13] for e in events)
-    assert after["carl"]["pos"] in ([10, 13], [8, 13])
-    assert after["carl"]["pos"] != [9, 13]
+    ends = {tuple(t) for t in state["turn"]["targets"]}
+    assert (10, 13) in ends  # (9,15) -> (10,15) -> (10,14) -> (10,13)
+    assert (9, 14) in ends  # and the middle square is still reachable (3 = 1 + 2)
+    assert (9, 13) not in ends

@@ -29,7 +29,8 @@ from app.games.cd_thief.board import (
     thief_start,
 )
 
-# The map of 3(d), copied from the rulings.
+# The map of 3(d), copied from the rulings, with ruling D11's three-square main entrance
+# (amended 2026-11-24): row 14 was `#########E###########`.
 RULINGS_MAP = """\
 #####################
 #cccccc#k...k#zmmmmz#
@@ -45,7 +46,7 @@ RULINGS_MAP = """\
 #vvvvvv#.....#...2..#
 #vvvvvv#...........##
 #svvvvs#p....#.....p#
-#########E###########
+########EEE##########
 #xxxxxxxRGYBxxxxxxxx#
 #xxxxxxxxxxxxxxxxxxx#
 """
@@ -79,9 +80,10 @@ def test_a_malformed_map_is_refused():
 
 
 def test_doors_and_entrance_are_where_the_rulings_say():
-    """3(d): Casino door (4,6), Museum door (16,6), VIP door (4,9), entrance (9,14)."""
-    assert terrain((4, 6)) == "C" and terrain((16, 6)) == "U"
-    assert terrain((4, 9)) == "P" and terrain((9, 14)) == "E"
+    """3(d): Casino door (4,6), Museum door (16,6), VIP door (4,9); ruling D11 (amended
+    2026-11-24): "The main entrance is three squares wide: (8,14), (9,14) and (10,14)"."""
+    assert terrain((4, 6)) == "C" and terrain((16, 6)) == "U" and terrain((4, 9)) == "P"
+    assert [x for x in range(WIDTH) if terrain((x, 14)) == "E"] == [8, 9, 10]
     assert LANDMARKS == {
         "casino_door": (4, 6), "museum_door": (16, 6), "vip_door": (4, 9), "lobby": (10, 12),
     }
@@ -164,10 +166,12 @@ def test_lounge_has_two_ways_in_and_the_north_hall_is_a_dead_end():
 def test_every_route_piece_is_reachable_for_its_colour():
     """3(d): "every colour's basic route start -> key -> pass -> Studson -> CDs -> exit is
     82-86 steps, and 100-106 with the Zapper detour". Measured on the rulings' own map and
-    item squares (walls only, exit = the nearest Hotel Exit square) the routes are 84-87 and
+    item squares (walls only, exit = the nearest Hotel Exit square) the routes were 84-87 and
     102-107 steps: yellow's basic route and red's Zapper route are one step longer than the
     rulings say. The squares are built exactly as written; the numbers are pinned here so a
-    data change shows up, and the difference is reported to the lead."""
+    data change shows up, and the difference is reported to the lead. Ruling D11's wider
+    entrance (amended 2026-11-24) shortens only Blue's walk in, by 2 steps (from (11,15) she
+    no longer goes round to (9,15)): 82-87 and 100-107."""
     def distance(a, goal):
         seen, frontier, steps = {a}, [a], 0
         while frontier:
@@ -190,8 +194,8 @@ def test_every_route_piece_is_reachable_for_its_colour():
 
     basic = {c: route_length(c, ["key", "pass", "studson"]) for c in COLOURS}
     zapper = {c: route_length(c, ["key", "zapper", "pass", "studson"]) for c in COLOURS}
-    assert basic == {"red": 85, "green": 86, "yellow": 87, "blue": 84}
-    assert zapper == {"red": 107, "green": 102, "yellow": 105, "blue": 102}
+    assert basic == {"red": 85, "green": 86, "yellow": 87, "blue": 82}
+    assert zapper == {"red": 107, "green": 102, "yellow": 105, "blue": 100}
 
 
 def test_deck_has_fifty_cards_as_listed():

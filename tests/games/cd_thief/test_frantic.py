@@ -156,7 +156,8 @@ def test_reaching_the_exit_with_the_cds_wins_at_once():
     state = frantic_red(at=(9, 13))
     state, _ = roll_to(state, 0, (2, 3))
     assert (9, 15) in targets(state)  # 2 steps on a roll of 5: she stops early, outside
-    assert (8, 15) not in targets(state)  # she is out (and has won) at (9,15) already
+    assert (8, 15) in targets(state)  # 3 steps through the entrance's west square (D11)
+    assert (9, 16) not in targets(state)  # she is out (and has won) at (9,15) already
     after, events = act(state, 0, {"type": "move", "to": [9, 15]})
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == (0,)

@@ -7,7 +7,7 @@ import pytest
 from cd_factories import GAME, act, fresh, parked, put, quiet_deck, roll_to, rolls, targets
 
 from app.engine.contract import IllegalMove
-from app.games.cd_thief.board import is_exit, orthogonal_neighbours, terrain
+from app.games.cd_thief.board import is_exit, terrain
 from app.games.cd_thief.movement import Walker
 
 
@@ -186,27 +186,88 @@ def test_standing_on_a_door_without_the_item_opens_nothing():
     assert not any(e["type"] == "door" for e in events)
 
 
-def test_entrance_is_open_to_all():
-    """3(d) legend: "E main entrance (open to all)"."""
-    state = fresh()
-    assert (9, 14) in walker_targets(state, 1, 1)  # green starts below the entrance
+def test_the_main_entrance_is_three_squares_wide_and_open_to_all():
+    """3(d) legend: "E main entrance (open to all)"; ruling D11 (amended 2026-11-24): "The
+    main entrance is three squares wide: (8,14), (9,14) and (10,14) are all E"."""
+    assert [x for x in range(21) if terrain((x, 14)) == "E"] == [8, 9, 10]
+    state = fresh(4)
+    for seat, x in enumerate((8, 9, 10)):  # Red, Green, Yellow start below one each
+        assert state["thieves"][seat]["pos"] == [x, 15]
+        assert (x, 14) in walker_targets(state, seat, 1)
 
 
-def test_only_greens_start_square_leads_to_the_entrance_as_the_rulings_map_says():
-    """3(d) map: row 14 `#########E###########` and row 15 `#xxxxxxxRGYBxxxxxxxx#` put the
-    main entrance at (9,14) with walls either side and Green's start square (9,15) the only
-    Hotel Exit square next to it (checked against the rulings, not a transcription slip). So
-    while a thief stands on (9,15) nobody else can get in (D3: characters block passage), and
-    once she steps off, the others can."""
-    assert terrain((9, 14)) == "E" and terrain((8, 14)) == "#" and terrain((10, 14)) == "#"
-    assert [s for s in orthogonal_neighbours((9, 14)) if is_exit(s)] == [(9, 15)]
-    state = fresh()
-    assert state["thieves"][1]["pos"] == [9, 15]
-    for steps in range(2, 13):
-        assert all(t[1] >= 15 for t in walker_targets(state, 0, steps))
-    put(state, 1, [12, 16])
-    assert (9, 14) in walker_targets(state, 0, 2)  # (8,15) -> (9,15) -> (9,14)
-    assert (9, 13) in walker_targets(state, 0, 3)
+def test_the_old_blockade_a_thief_parked_on_9_15_keeps_nobody_out_or_in():
+    """Ruling D11 (amended 2026-11-24): one thief on her start square (9,15) "kept every other
+    thief out of the hotel, and every thief carrying the CDs from escaping". Green parks on
+    (9,15) for good; Red, right behind her at (9,16), gets in through her square, and later,
+    running with the CDs from the Lobby, gets out onto it and wins ("any number of thieves may
+    stand on, pass through and end on the same Hotel Exit square")."""
+    state = parked(fresh())
+    put(state, 1, [9, 15])
+    put(state, 0, [9, 16])
+    state["deck"] = [48, 49] + [c for c in state["deck"] if c not in (48, 49)]
+    # Getting in: 2 steps, (9,16) -> (9,15) past Green -> (9,14), the entrance.
+    state, _ = roll_to(state, 0, (1, 1))
+    assert (9, 14) in targets(state)
+    state, _ = act(state, 0, {"type": "move", "to": [9, 14]})
+    assert state["thieves"][0]["pos"] == [9, 14]
+    # Green stays parked: 2 steps out and back to (9,15).
+    state, _ = roll_to(state, 1, (1, 1))
+    assert (9, 15) in targets(state)
+    state, _ = act(state, 1, {"type": "move", "to": [9, 15]})
+    assert state["thieves"][1]["pos"] == [9, 15] and state["turn"]["seat"] == 0
+    # Getting out: Red arrives in the Lobby with the CDs (Frantic Mode) and rolls 3:
+    # (9,12) -> (9,13) -> (9,14) -> (9,15), Green's square, the only Hotel Exit square
+    # within 3 steps.
+    put(state, 0, [9, 12], backpack=["cds", "key", "studson"], opened=["casino"])
+    del state["items"]["cds"]
+    state["frantic"] = 0
+    state, _ = roll_to(state, 0, (1, 2))
+    assert [t for t in targets(state) if is_exit(t)] == [(9, 15)]
+    after, events = act(state, 0, {"type": "move", "to": [9, 15]})
+    assert after["thieves"][0]["pos"] == after["thieves"][1]["pos"] == [9, 15]
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (0,)
+    assert events[-1]["type"] == "game_over"
+
+
+def test_nobody_blocks_outside_the_hotel():
+    """Ruling D11 (amended 2026-11-24): "Outside the hotel nobody blocks: any number of
+    thieves may stand on, pass through and end on the same Hotel Exit square (x, the start
+    squares included)". Red in the Hotel Exit's corner (1,15), walled in by Green (2,15) and
+    Yellow (1,16): she walks through both of them and may end on either."""
+    state = parked(fresh(3))
+    put(state, 0, [1, 15])
+    put(state, 1, [2, 15])
+    put(state, 2, [1, 16])
+    assert walker_targets(state, 0, 1) == {(2, 15), (1, 16)}
+    assert {(3, 15), (2, 16), (1, 15)} <= walker_targets(state, 0, 2)
+    state = fresh(4)  # every start square taken: each thief may still step onto another's
+    assert (9, 15) in walker_targets(state, 0, 1) and (10, 15) in walker_targets(state, 0, 2)
+
+
+def test_inside_the_hotel_thieves_still_block_the_entrance_squares():
+    """Ruling D11 (amended 2026-11-24): "Inside the hotel D3's blocking stands"; the entrance
+    squares are inside. Green on (9,14) blocks it for Red on (9,13), who goes round by (8,14)
+    or (10,14)."""
+    state = parked(fresh())
+    put(state, 0, [9, 13])
+    put(state, 1, [9, 14])
+    assert (9, 14) not in walker_targets(state, 0, 1)
+    assert (9, 15) not in walker_targets(state, 0, 2)  # 2 steps only through Green
+    assert (9, 15) in walker_targets(state, 0, 4)  # (10,13) (10,14) (10,15) (9,15)
+
+
+def test_a_match_begun_under_rules_1_keeps_its_single_entrance_and_blocking_outside():
+    """Amendments do not rewrite matches already played: a match begun under rules version 1
+    (before D11) keeps one entrance square, (9,14), and a thief outside still blocks."""
+    state = GAME.keep_older_rules(parked(fresh(4)), "1")
+    # Red on (8,15): (8,14) is a wall again and Green's (9,15) blocks.
+    assert walker_targets(state, 0, 1) == {(7, 15), (8, 16)}
+    assert {(8, 14), (9, 15)} <= walker_targets(fresh(4), 0, 1)
+    assert (9, 14) in walker_targets(state, 1, 1)
+    assert GAME.view(state, None)["map"][14] == "#########E###########"
+    assert GAME.view(fresh(4), None)["map"][14] == "########EEE##########"
 
 
 def test_moving_then_the_event_card_is_drawn():

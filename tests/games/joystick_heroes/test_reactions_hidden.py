@@ -21,6 +21,11 @@ NO = {"type": "answer", "accept": False}
 YES = {"type": "answer", "accept": True}
 
 
+def answers(state, seat):
+    """The seat's answers to the question (discards are open to everyone besides, H13a)."""
+    return [m for m in GAME.legal_moves(state, seat) if m["type"] == "answer"]
+
+
 def _rolled(holder: int, players: int = 4, other_kind: str = "coupon"):
     """Seat 0 rolls on Highway Hop; `holder` holds a Tilt!, every other seat but the roller one
     other card."""
@@ -42,9 +47,9 @@ def test_every_seat_that_could_hold_tilt_is_asked_alike():
     asked together; only the holder may say yes."""
     state, _ = _rolled(holder=2)
     assert GAME.active_seats(state) == {1, 2, 3}
-    assert GAME.legal_moves(state, 2) == [YES, NO]
-    assert GAME.legal_moves(state, 1) == [NO] and GAME.legal_moves(state, 3) == [NO]
-    assert GAME.legal_moves(state, 0) == []
+    assert answers(state, 2) == [YES, NO]
+    assert answers(state, 1) == [NO] and answers(state, 3) == [NO]
+    assert GAME.legal_moves(state, 0) == []  # the roller's hand is empty
     with_holding = GAME.view(state, 2)["question"]
     assert with_holding["holding"] is True and with_holding["answer"] is None
     assert GAME.view(state, 1)["question"]["holding"] is False
@@ -178,7 +183,7 @@ def test_ticket_thief_is_asked_of_every_possible_holder_alike():
     one, two = collected(1), collected(2)
     assert GAME.active_seats(one) == GAME.active_seats(two) == {1, 2}
     assert GAME.view(one, 0) == GAME.view(two, 0)
-    assert GAME.legal_moves(two, 1) == [NO] and GAME.legal_moves(two, 2) == [YES, NO]
+    assert answers(two, 1) == [NO] and answers(two, 2) == [YES, NO]
     state, _ = act(two, 1, NO)
     state, events = act(state, 2, YES)
     assert "Green plays Ticket Thief and takes 2 of Red's tickets." in texts(events)

@@ -1,0 +1,70 @@
+"""Closes open lobbies nobody touched for too long, in every server process.
+
+Each process sweeps on its own clock; the sweep itself is one conditional UPDATE (see
+matches.expire_lobbies), so with several processes each lobby is closed once and only the
+process that closed it tells the lobby's pages (through the hub, which reaches the others).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.services.matches import expire_lobbies
+
+log = logging.getLogger(__name__)
+
+Notify = Callable[[str, str], Awaitable[None]]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class LobbySweeper:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        notify: Notify,
+        *,
+        ttl: timedelta,
+        interval: float,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self._sessions = sessions
+        self._notify = notify
+        self._ttl = ttl
+        self._interval = interval
+        self._clock = clock
+        self._task: asyncio.Task[None] | None = None
+
+    async def sweep(self) -> list[str]:
+        """Closes the lobbies expired by now; their pages hear it as a lobby change."""
+        async with self._sessions() as session:
+            closed = await expire_lobbies(session, now=self._clock(), ttl=self._ttl)
+            await session.commit()
+        for match_id in closed:
+            await self._notify(match_id, "lobby")
+        return closed
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:  # a database that is down now may be back at the next sweep
+                log.exception("lobby sweep failed")
+            await asyncio.sleep(self._interval)
