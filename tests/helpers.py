@@ -152,6 +152,12 @@ async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str
     return match.id, [ada.id, bob.id]
 
 
+# A random C64 Maze match from finished_match_in_db runs to a few thousand moves, now and
+# then past the verify door's default cap of 10,000: a server that verifies such a record
+# without testing that cap takes these settings.
+ROOMY_VERIFY = {"verify_max_moves": 1_000_000}
+
+
 async def finished_match_in_db(database_url: str, *, seed: int = 7) -> dict[str, Any]:
     """A two-player C64 Maze played to its end (random legal moves) straight into the
     database, with browser-style nonces; returns ids and tokens for API calls."""

@@ -19,7 +19,7 @@ import pytest
 from app.engine.fairness import dice_seed
 from app.services.replays import verify_record
 from tests.conftest import LiveServer, drop_postgres_database, fresh_postgres_database
-from tests.helpers import Viewer, finished_match_in_db, guests, started_match
+from tests.helpers import ROOMY_VERIFY, Viewer, finished_match_in_db, guests, started_match
 
 
 @pytest.fixture(
@@ -36,7 +36,7 @@ def finished(
     else:
         url, name = fresh_postgres_database()
     done = asyncio.run(finished_match_in_db(url))
-    server = LiveServer(url).start()
+    server = LiveServer(url, **ROOMY_VERIFY).start()
     try:
         yield {**done, "url": server.url, "ws_url": server.ws_url}
     finally:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import LiveServer
-from tests.helpers import finished_match_in_db
+from tests.helpers import ROOMY_VERIFY, finished_match_in_db
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +31,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 
 def _server(tmp_path: Path, **settings: Any) -> LiveServer:
+    settings = {**ROOMY_VERIFY, **settings}
     return LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}", **settings).start()
 
 
@@ -105,7 +106,7 @@ async def test_the_answer_says_whether_this_server_hosted_the_match(
 async def test_a_forged_copy_of_a_hosted_match_is_not_called_hosted(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'arcade.db'}"
     done = await finished_match_in_db(url)
-    server = LiveServer(url).start()
+    server = LiveServer(url, **ROOMY_VERIFY).start()
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
             real = (await client.get(f"/api/matches/{done['id']}/replay")).json()
