@@ -203,15 +203,29 @@ async def lane(
     deadline: float,
     sent_at: dict,
     measuring: list[bool],
+    prepared: tuple[list[Player], str] | None = None,
 ) -> None:
+    """`prepared`: the lane's players and first match, made before the clock started."""
     rng = random.Random(lane_id)
-    players = [
+    players, match_id = prepared or (await prepare_lane(client, lane_id), None)
+    while time.perf_counter() < deadline:
+        match_id = match_id or await new_match(client, *players)
+        await play_match(ws_url, match_id, players, stats, deadline, sent_at, rng, measuring)
+        match_id = None
+
+
+async def prepare_lane(client: httpx.AsyncClient, lane_id: int) -> list[Player]:
+    return [
         await new_player(client, f"bench{lane_id}a"),
         await new_player(client, f"bench{lane_id}b"),
     ]
-    while time.perf_counter() < deadline:
-        match_id = await new_match(client, *players)
-        await play_match(ws_url, match_id, players, stats, deadline, sent_at, rng, measuring)
+
+
+async def prepare_lane_and_match(
+    client: httpx.AsyncClient, lane_id: int
+) -> tuple[list[Player], str]:
+    players = await prepare_lane(client, lane_id)
+    return players, await new_match(client, *players)
 
 
 async def new_computer_match(client: httpx.AsyncClient, host: Player) -> str:
@@ -301,15 +315,21 @@ async def computer_lane(
     stats: ComputerStats,
     deadline: float,
     measuring: list[bool],
+    prepared: tuple[Player, str],
 ) -> None:
     rng = random.Random(f"computer{lane_id}")
-    player = await new_player(client, f"benchcpu{lane_id}")
+    player, match_id = prepared
     while time.perf_counter() < deadline:
-        match_id = await new_computer_match(client, player)
         if not await play_computer_match(
             ws_url, match_id, player, stats, deadline, rng, measuring
         ):
             return
+        match_id = await new_computer_match(client, player)
+
+
+async def prepare_computer_lane(client: httpx.AsyncClient, lane_id: int) -> tuple[Player, str]:
+    player = await new_player(client, f"benchcpu{lane_id}")
+    return player, await new_computer_match(client, player)
 
 
 COMPRESSION = [False]
@@ -347,17 +367,41 @@ async def run_level(
     measuring = [False]
     limits = httpx.Limits(max_connections=50, keepalive_expiry=1.0)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+        # Beside computers, every lane's players and first match are made before the clock
+        # starts: on a busy machine those few hundred requests can outlast the warm-up.
+        human_lanes: list[tuple[list[Player], str] | None] = [None] * matches
+        computer_lanes: list[tuple[Player, str]] = []
+        if computer_stats is not None:
+            human_lanes = list(
+                await asyncio.gather(*(prepare_lane_and_match(client, i) for i in range(matches)))
+            )
+            computer_lanes = list(
+                await asyncio.gather(
+                    *(prepare_computer_lane(client, i) for i in range(computer_matches))
+                )
+            )
         start = time.perf_counter()
         deadline = start + warmup + seconds
         tasks = [
             asyncio.create_task(
-                lane(client, url.replace("http", "ws", 1), i, stats, deadline, sent_at, measuring)
+                lane(
+                    client,
+                    url.replace("http", "ws", 1),
+                    i,
+                    stats,
+                    deadline,
+                    sent_at,
+                    measuring,
+                    human_lanes[i],
+                )
             )
             for i in range(matches)
         ]
         computer_tasks = [
             asyncio.create_task(
-                computer_lane(client, ws_url, i, computer_stats, deadline, measuring)
+                computer_lane(
+                    client, ws_url, i, computer_stats, deadline, measuring, computer_lanes[i]
+                )
             )
             for i in range(computer_matches)
             if computer_stats is not None
@@ -480,7 +524,12 @@ def main() -> None:
     SERVER_PID[0] = args.server_pid
     if args.computer_matches is not None:
         run_beside_computers(
-            args.url, args.matches, args.computer_matches, args.seconds, args.warmup, args.runs
+            args.url,
+            args.matches,
+            list(dict.fromkeys(args.computer_matches)),
+            args.seconds,
+            args.warmup,
+            args.runs,
         )
         return
     header = ("M", "moves/s", "p50 ms", "p95 ms", "p99 ms", "bytes/frame", "errors", "finished")
