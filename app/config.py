@@ -89,6 +89,32 @@ class Settings(BaseSettings):
         default=250,
         description="closed sockets after which the oldest generation is collected (0: never)",
     )
+    # Computer players and absent friends (docs/bots.md, docs/platform-additions.md).
+    away_after_seconds: int = Field(
+        default=60, ge=1, description="seconds with no socket before a seated player is away"
+    )
+    claim_win_after_seconds: int = Field(
+        default=120, ge=0,
+        description="seconds an opponent must be away before a two-player win may be claimed",
+    )
+    bot_workers: int = Field(
+        default=1, ge=1, description="worker processes that search for computer players' moves"
+    )
+    bot_time_budget: float = Field(
+        default=0.8, gt=0, description="seconds a normal computer player searches at most"
+    )
+    bot_think_seconds: float = Field(
+        default=0.8, ge=0,
+        description="least seconds before a computer's move is made (human pace; a random "
+        "extra of up to as much again hides how hard the choice was)",
+    )
+    bot_pending_limit: int = Field(
+        default=256, ge=1, description="computer decisions waiting at once in one process"
+    )
+    bot_sweep_seconds: float = Field(
+        default=15.0, gt=0,
+        description="seconds between two looks for computer players' turns nobody is taking",
+    )
     migrate_on_start: bool = True
     public_origins: str = Field(
         default="",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -13,6 +13,10 @@ from app.engine.runtime import MatchRuntime
 from app.realtime.hub import Hub
 from app.realtime.presence import Presence
 from app.services.record_check import RecordChecker
+
+if TYPE_CHECKING:
+    from app.services.absence import Absence
+    from app.services.computer_turns import ComputerTurns
 
 
 def match_channel(match_id: str) -> str:
@@ -31,6 +35,10 @@ class AppContext:
     replay_cache: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     replay_cache_size: int = 32
     record_checker: RecordChecker = field(default_factory=RecordChecker)
+    # Set by the app's lifespan (they need the running loop): computer players' turns and
+    # the absences of seated players.
+    computer_turns: ComputerTurns | None = None
+    absence: Absence | None = None
 
     def remember_replay(self, match_id: str, frames: dict[str, Any]) -> None:
         self.replay_cache[match_id] = frames

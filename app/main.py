@@ -30,6 +30,8 @@ from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
 from app.security_headers import SecurityHeaders
 from app.services import rate_limits
+from app.services.absence import Absence
+from app.services.computer_turns import ComputerTurns
 from app.services.lobby_sweeper import LobbySweeper
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -93,9 +95,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             interval=settings.lobby_sweep_seconds,
         )
         sweeper.start()
+        context = app.state.context
+        computer_turns = ComputerTurns(
+            context.runtime,
+            context.sessions,
+            workers=settings.bot_workers,
+            time_budget=settings.bot_time_budget,
+            think_seconds=settings.bot_think_seconds,
+            pending_limit=settings.bot_pending_limit,
+            sweep_seconds=settings.bot_sweep_seconds,
+        )
+        context.computer_turns = computer_turns
+        computer_turns.start()
+        absence = Absence(
+            context.sessions, context.presence, hub, away_after=settings.away_after_seconds
+        )
+        context.absence = absence
+        absence.start()
         try:
             yield
         finally:
+            await absence.close()
+            await computer_turns.close()
             await sweeper.close()
             app.state.context.record_checker.close()
             await app.state.context.runtime.close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -61,7 +61,20 @@ class JoinRequest(BaseModel):
 
 class MatchUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    private: bool
+    private: bool | None = Field(default=None, description="only players and invited watch")
+    turn_timer: int | None = Field(
+        default=None,
+        description="seconds per turn (30, 60, 120, 300 or 600), or null for none; while the "
+        "lobby is open",
+    )
+
+
+class ComputerAdd(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: Literal["easy", "normal"] = Field(description="how well the computer plays")
+    seat: int | None = Field(
+        default=None, ge=0, le=63, description="the seat; default: the first free one"
+    )
 
 
 class OptionsChange(BaseModel):
@@ -106,6 +119,8 @@ class LogEntry(BaseModel):
     move: dict[str, Any]
     events: list[dict[str, Any]]
     at: str | None
+    # A computer made it (its own seat, or standing in for an absent player).
+    bot: bool = False
 
 
 class MatchLog(BaseModel):

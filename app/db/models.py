@@ -32,6 +32,8 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # "easy" or "normal" for a computer player (one record per seat it takes); None: a person.
+    bot_level: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -46,6 +48,8 @@ class Match(Base):
         Index("ix_matches_host_id_status", "host_id", "status"),
         # The history: finished matches, the last to end first, a page at a time.
         Index("ix_matches_status_finished_at_id", "status", "finished_at", "id"),
+        # The computer players' sweep: active matches where a computer holds or minds a seat.
+        Index("ix_matches_status_has_computer", "status", "has_computer"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -86,6 +90,15 @@ class Match(Base):
     # Why a match was abandoned: "left" (everyone left the lobby), "ended" (a player ended
     # it), "expired" (the lobby stood untouched too long). None on rows older than 0006.
     abandoned_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # Seconds each turn may take before the others may let a computer move for the player;
+    # None: no turn timer.
+    turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Seats of absent players a computer plays for until they return:
+    # {"<seat>": {"level": "normal", "by": player id, "since": ISO time}}.
+    stand_ins: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Whether a computer player holds a seat or stands in for someone (kept with seats and
+    # stand_ins): lets the sweep after a restart find such matches without reading them all.
+    has_computer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MatchSeat(Base):
@@ -100,6 +113,10 @@ class MatchSeat(Base):
     match_id: Mapped[str] = mapped_column(
         ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, index=True
     )
+    # When the player last had a socket open on the match (refreshed while she has one, and
+    # set as her last one closes): shared by every server process and kept over a restart,
+    # it is what tells an absent player from one who reloads.
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Move(Base):
@@ -116,6 +133,8 @@ class Move(Base):
     move: Mapped[dict[str, Any]] = mapped_column(JSON)
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Made by a computer player (its own seat, or standing in for an absent player).
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

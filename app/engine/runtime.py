@@ -73,6 +73,14 @@ class LiveMatch:
     answers: OrderedDict[str, int] = field(default_factory=OrderedDict)
     deadlines: dict[int, int] = field(default_factory=dict)
     """version -> epoch milliseconds when the server answers for that version's active seats."""
+    bots: dict[int, str] = field(default_factory=dict)
+    """seat -> level of the computer players seated in this match."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """seat -> level of the computer playing for an absent player until she returns."""
+    turn_timer: int | None = None
+    """Seconds a turn may take (the lobby's turn timer); None: no timer."""
+    turn_deadlines: dict[int, int] = field(default_factory=dict)
+    """version -> epoch milliseconds when the turn of that version's active seats runs out."""
     _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _legal: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
@@ -95,6 +103,8 @@ class LiveMatch:
             self.history.popitem(last=False)
         for old in [v for v in self.deadlines if v < version - HISTORY]:
             del self.deadlines[old]
+        for old in [v for v in self.turn_deadlines if v < version - HISTORY]:
+            del self.turn_deadlines[old]
         caches = (
             self._views,
             self._patches,
@@ -115,10 +125,36 @@ class LiveMatch:
                 for key in [k for k in cache if k[0] < version - 2]:
                     del cache[key]
 
+    def computers(self) -> dict[int, str]:
+        """seat -> level of every seat a computer plays now (its own, or standing in)."""
+        return {**self.stand_ins, **self.bots}
+
+    def start_turn(self, version: int, now_ms: int) -> None:
+        """The turn timer of `version`'s active seats: a seat still to move after a move of
+        its own or of others keeps the deadline it had (a turn of several steps, a question
+        answered one seat at a time), so a turn cannot be stretched one step at a time."""
+        if self.turn_timer is None or self.status != "active":
+            return
+        deadline = now_ms + self.turn_timer * 1000
+        if self.has(version - 1) and version - 1 in self.turn_deadlines:
+            before = self.game.active_seats(self.history[version - 1][0])
+            if self.game.active_seats(self.history[version][0]) <= before:
+                deadline = self.turn_deadlines[version - 1]
+        self.turn_deadlines[version] = deadline
+
+    def turn_ran_out(self, seat: int, now_ms: int) -> bool:
+        deadline = self.turn_deadlines.get(self.version)
+        active = self.game.active_seats(self.state)
+        return self.status == "active" and seat in active and deadline is not None \
+            and now_ms >= deadline
+
     def _seats_view(self) -> list[dict[str, Any]]:
         # The same object in every version's view: the diff skips it by identity.
         if self._seats is None:
-            self._seats = [{"seat": i, "name": name} for i, name in enumerate(self.names)]
+            self._seats = [
+                {"seat": i, "name": name, "bot": self.bots.get(i)}
+                for i, name in enumerate(self.names)
+            ]
         return self._seats
 
     def end(self) -> None:
@@ -126,6 +162,17 @@ class LiveMatch:
         if self.status != "active":
             return
         self.status = "abandoned"
+        self._forget_views_of_last_position()
+
+    def claim(self, outcome: Outcome) -> None:
+        """Won by a claim while the opponent was away: finished with that outcome, though the
+        rules had not ended it."""
+        if self.status != "active":
+            return
+        self.status, self.outcome = "finished", outcome
+        self._forget_views_of_last_position()
+
+    def _forget_views_of_last_position(self) -> None:
         # Views of the last position were made while it was still being played.
         for key in [k for k in self._views if k[0] == self.version]:
             del self._views[key]
@@ -156,6 +203,8 @@ class LiveMatch:
         if board is None:
             board = self._boards[board_key] = game.view(state, board_key[1])
         outcome = game.outcome(state)
+        if outcome is None and version == self.version and self.status == "finished":
+            outcome = self.outcome  # a claimed win
         ended = outcome is None and self.status == "abandoned" and version == self.version
         active = sorted(game.active_seats(state)) if outcome is None and not ended else []
         if seat in active:
@@ -175,6 +224,7 @@ class LiveMatch:
             "board": board,
             "outcome": outcome.to_json() if outcome is not None else None,
             "deadline": self.deadlines.get(version) if active else None,
+            "turn_deadline": self.turn_deadlines.get(version) if active else None,
         }
         self._views[key] = view
         return view
@@ -216,6 +266,20 @@ Announce = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 processes can apply the move without reading it back from the database."""
 
 
+COMPUTER_MOVE_ID = "bot:"
+"""Prefix of the move ids of computer players' moves (the server's alone)."""
+
+
+def stand_ins_of(stored: dict[str, Any] | None) -> dict[int, str]:
+    """seat -> level from the matches.stand_ins column."""
+    return {int(seat): str(entry["level"]) for seat, entry in (stored or {}).items()}
+
+
+def _as_utc(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes for timestamp columns; they are UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 MAX_LIVE = 1000
 """Matches kept in memory; beyond that the least recently used idle one is dropped (it is
 reloaded from the database, moves replayed, if anyone needs it again). Without a bound every
@@ -225,10 +289,18 @@ per move."""
 
 class MatchRuntime:
     def __init__(
-        self, engine: AsyncEngine, announce: Announce, *, max_live: int = MAX_LIVE
+        self,
+        engine: AsyncEngine,
+        announce: Announce,
+        *,
+        max_live: int = MAX_LIVE,
+        on_turn: Callable[[LiveMatch], None] | None = None,
     ) -> None:
         self._engine = engine
         self._announce = announce
+        self.on_turn = on_turn
+        """Called with a match after this process made or loaded a version: the computer
+        players' driver looks whether one of them is to move."""
         self._writer = MoveWriter(engine)
         self._max_live = max_live
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
@@ -349,13 +421,21 @@ class MatchRuntime:
             if game is None:
                 raise ArcadeError("not_found", f"This server does not know the game {row.game!r}.")
             players = [p for p in row.seats if p is not None]
-            names_rows = await conn.execute(
-                select(Player.id, Player.name).where(Player.id.in_(players))
-            )
-            names_by_id = {row[0]: row[1] for row in names_rows}
+            names_rows = (
+                await conn.execute(
+                    select(Player.id, Player.name, Player.bot_level).where(
+                        Player.id.in_(players)
+                    )
+                )
+            ).all()
+            names_by_id = {r.id: r.name for r in names_rows}
+            levels_by_id = {r.id: r.bot_level for r in names_rows if r.bot_level}
             moves = (
                 await conn.execute(
-                    select(Move.seq, Move.seat, Move.move, Move.events, Move.client_id)
+                    select(
+                        Move.seq, Move.seat, Move.move, Move.events, Move.client_id,
+                        Move.created_at,
+                    )
                     .where(Move.match_id == match_id)
                     .order_by(Move.seq)
                 )
@@ -374,13 +454,27 @@ class MatchRuntime:
             version=0,
             status="active",
             outcome=None,
+            bots={i: levels_by_id[p] for i, p in enumerate(players) if p in levels_by_id},
+            stand_ins=stand_ins_of(row.stand_ins),
+            turn_timer=row.turn_timer,
         )
         live.remember(0, state, [])
         for move in moves:
             self._advance(live, move.seat, move.move, client_id=move.client_id)
         if row.status == "abandoned":
             live.end()
+        elif row.status == "finished" and live.outcome is None and row.outcome:
+            live.claim(Outcome(
+                winners=tuple(row.outcome.get("winners", ())),
+                reason=row.outcome.get("reason", ""),
+                details=row.outcome.get("details") or {},
+            ))
+        # The turn began when its position was reached (or the match started), not now.
+        reached = moves[-1].created_at if moves else row.started_at
+        live.start_turn(live.version, int(_as_utc(reached).timestamp() * 1000))
         self._arm_clock(live)
+        if self.on_turn is not None:
+            self.on_turn(live)
         return live
 
     def _advance(
@@ -411,6 +505,7 @@ class MatchRuntime:
         for row in rows:
             self._advance(live, row.seat, row.move, client_id=row.client_id)
         if rows:
+            live.start_turn(live.version, int(time.time() * 1000))
             self._arm_clock(live)
 
     async def ensure_version(
@@ -427,6 +522,7 @@ class MatchRuntime:
                         accepted["move"],
                         client_id=accepted.get("client_id"),
                     )
+                    live.start_turn(live.version, int(time.time() * 1000))
                     self._arm_clock(live)
                 elif live.version < version:
                     await self.catch_up(live)
@@ -449,7 +545,55 @@ class MatchRuntime:
             raise ArcadeError("forbidden", "Only seated players can move; you are watching.")
         if client_id is not None and len(client_id) > 64:
             raise ArcadeError("bad_request", "A move id may have at most 64 characters.")
+        if client_id is not None and client_id.startswith(COMPUTER_MOVE_ID):
+            raise ArcadeError(
+                "bad_request", f"Move ids starting {COMPUTER_MOVE_ID!r} are the server's own."
+            )
+        if seat in live.stand_ins:
+            # She is back and moving: the computer stops at once (the socket's hello usually
+            # said so first; a move over REST says it too).
+            raise ArcadeError(
+                "not_your_turn",
+                "A computer is playing for you while you were away; reopen the match to take "
+                "your seat back.",
+            )
         return await self._submit_as(live, seat, raw_move, client_id=client_id, version=version)
+
+    async def submit_for_computer(
+        self, match_id: str, seat: int, move: dict[str, Any], version: int
+    ) -> int | None:
+        """A computer player's move for `seat`, chosen at `version`: the ordinary path, under
+        an id made of the version and seat, so that two processes that both chose for the
+        same position commit it once. None when the match moved on or the seat is a person's
+        again (the choice is simply dropped)."""
+        live = self._live.get(match_id)
+        if live is None or live.version != version or seat not in live.computers():
+            return None
+        try:
+            return await self._submit_as(
+                live, seat, move, client_id=f"{COMPUTER_MOVE_ID}{version}:{seat}",
+                version=version, by_computer=True,
+            )
+        except ArcadeError:
+            return None
+
+    def set_stand_ins(self, match_id: str, stand_ins: dict[int, str]) -> None:
+        live = self._live.get(match_id)
+        if live is None:
+            return
+        live.stand_ins = dict(stand_ins)
+        if self.on_turn is not None:
+            self.on_turn(live)
+
+    async def claim(self, match_id: str, outcome: Outcome) -> None:
+        live = self._live.get(match_id)
+        if live is None:
+            return
+        async with live.lock:
+            live.claim(outcome)
+        handle = self._clocks.pop(match_id, None)
+        if handle is not None:
+            handle.cancel()
 
     async def _submit_as(
         self,
@@ -459,6 +603,7 @@ class MatchRuntime:
         *,
         client_id: str | None,
         version: int | None,
+        by_computer: bool = False,
     ) -> int:
         match_id = live.id
         async with live.lock:
@@ -475,7 +620,9 @@ class MatchRuntime:
                 seq = live.version + 1
                 state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
                 outcome = live.game.outcome(state)
-                persisted = await self._persist(live, seq, seat, move, events, client_id, outcome)
+                persisted = await self._persist(
+                    live, seq, seat, move, events, client_id, outcome, by_computer
+                )
                 if not persisted:
                     # Either another process took this version, or this id was used before
                     # (a resend of a move accepted long ago that happens to be legal again).
@@ -490,12 +637,15 @@ class MatchRuntime:
                         live.answers[client_id] = seq
                         while len(live.answers) > ANSWERS:
                             live.answers.popitem(last=False)
+                    live.start_turn(seq, int(time.time() * 1000))
                     self._arm_clock(live)
                     break
                 await self.catch_up(live)  # another process won this version: revalidate
             else:
                 raise ArcadeError("stale_version", "The match moved on; please try again.")
         await self._announce(match_id, seq, {"seat": seat, "move": move, "client_id": client_id})
+        if self.on_turn is not None:
+            self.on_turn(live)
         return seq
 
     async def _forgotten_answer(self, live: LiveMatch, client_id: str | None) -> int | None:
@@ -587,6 +737,7 @@ class MatchRuntime:
         events: list[Event],
         client_id: str | None,
         outcome: Outcome | None,
+        by_computer: bool = False,
     ) -> bool:
         row = {
             "match_id": live.id,
@@ -595,6 +746,7 @@ class MatchRuntime:
             "move": move,
             "events": events,
             "client_id": client_id,
+            "bot": by_computer,
         }
         return await self._writer.write(row, outcome)
 
@@ -605,10 +757,11 @@ class MatchRuntime:
 # batch never holds two moves of one match, so the join below is one to one.
 _PG_COMMIT_BATCH = """
 WITH new_moves AS (
-    INSERT INTO moves (match_id, seq, seat, move, events, client_id)
-    SELECT m, s, st, mv::json, ev::json, c
-    FROM unnest($1::varchar[], $2::int[], $3::int[], $4::text[], $5::text[], $6::varchar[])
-        AS t(m, s, st, mv, ev, c)
+    INSERT INTO moves (match_id, seq, seat, move, events, client_id, bot)
+    SELECT m, s, st, mv::json, ev::json, c, b
+    FROM unnest($1::varchar[], $2::int[], $3::int[], $4::text[], $5::text[], $6::varchar[],
+                $9::bool[])
+        AS t(m, s, st, mv, ev, c, b)
     RETURNING match_id, seq
 ), outcomes AS (
     SELECT id, outcome FROM unnest($1::varchar[], $7::text[]) AS o(id, outcome)
@@ -734,4 +887,5 @@ class MoveWriter:
                 [r["client_id"] for r in rows],
                 outcomes,
                 datetime.now(UTC),
+                [r["bot"] for r in rows],
             )

@@ -100,6 +100,15 @@ class Presence:
         counter = self._by_match.get(match_id)
         return {p for p in counter if p is not None} if counter else set()
 
+    def seated_pairs(self) -> list[tuple[str, str]]:
+        """(match id, player id) for every guest with a socket open here."""
+        return [
+            (match_id, player_id)
+            for match_id, counter in self._by_match.items()
+            for player_id in counter
+            if player_id is not None
+        ]
+
     def spectators(self, match_id: str) -> int:
         counter = self._by_match.get(match_id)
         return counter.get(None, 0) if counter else 0

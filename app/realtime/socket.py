@@ -22,12 +22,14 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.api.guest_cookie import cookie_token, is_foreign_origin
 from app.context import AppContext, match_channel
 from app.db.models import ChatMessage, Match
-from app.engine.runtime import LiveMatch
+from app.engine.contract import Outcome
+from app.engine.runtime import LiveMatch, stand_ins_of
 from app.errors import ArcadeError
 from app.realtime.collector import old_generation
 from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
 from app.services import chat as chat_channels
+from app.services import computers
 from app.services import matches as lobby
 from app.services.players import player_for_token
 from app.services.rate_limits import limits_of
@@ -58,23 +60,39 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await connection.serve()
 
 
+async def seat_facts(context: AppContext, session: Any, match: Match) -> computers.SeatFacts:
+    """Computers, stand-ins and absences of a match's seats, as summaries show them."""
+    return await computers.seat_facts(
+        session,
+        match,
+        online=context.presence.online(match.id),
+        away_after=context.settings.away_after_seconds,
+        claim_after=context.settings.claim_win_after_seconds,
+    )
+
+
 async def presence_frame(context: AppContext, match_id: str) -> str:
-    """The presence frame of a match as this process sees it, once for all its connections."""
+    """The presence frame of a match as this process sees it, once for all its connections;
+    with each seat's computer player, stand-in and absence (read from the database, which
+    every process shares)."""
     online = context.presence.online(match_id)
     live = await context.runtime.get(match_id)
+    async with context.sessions() as session:
+        match = await lobby.get_match(session, match_id=match_id)
+        names = await lobby.player_names(session, [match])
+        facts = await seat_facts(context, session, match)
     if live is not None:
         seats = [
             {"seat": i, "name": n, "online": p in online}
             for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
         ]
     else:
-        async with context.sessions() as session:
-            match = await lobby.get_match(session, match_id=match_id)
-            names = await lobby.player_names(session, [match])
         seats = [
             {"seat": i, "name": names.get(p) if p else None, "online": p in online}
             for i, p in enumerate(match.seats)
         ]
+    if len(seats) == len(match.seats):
+        computers.describe_seats({"seats": seats}, match, facts)
     return _dump(
         {"type": "presence", "seats": seats, "spectators": context.presence.spectators(match_id)}
     )
@@ -187,8 +205,11 @@ class MatchConnection:
         async with context.hub.subscribe(match_channel(self.match_id)) as inbox:
             context.presence.connect(self.match_id, self.player_id)
             try:
+                if context.absence is not None:
+                    await context.absence.seen(self.match_id, self.player_id)
                 await context.presence.announce(context.hub, self.match_id)
                 await self._greet()
+                await self._take_seat_back()
                 context.presence.enter(
                     self.match_id,
                     self.send_text,
@@ -208,6 +229,10 @@ class MatchConnection:
                 context.presence.leave(self.match_id, self.send_text)
                 context.presence.disconnect(self.match_id, self.player_id)
                 await context.presence.announce(context.hub, self.match_id)
+                if context.absence is not None and self.player_id not in context.presence.online(
+                    self.match_id
+                ):
+                    await context.absence.left(self.match_id, self.player_id)
 
     async def _drain(self, sender: asyncio.Task[None]) -> None:
         # Let queued frames go out (the last error, say) before the task stops.
@@ -300,6 +325,35 @@ class MatchConnection:
                 self.player_id, self.player_name = player.id, player.name
             return True
 
+    async def _take_seat_back(self) -> None:
+        """A player a computer stood in for is back: her seat is hers again at once, everyone
+        hears it, and she hears what the computer did meanwhile."""
+        if self.player_id is None:
+            return
+        async with self.context.sessions() as session:
+            back = await computers.come_back(
+                session, match_id=self.match_id, player_id=self.player_id
+            )
+            await session.commit()
+        if back is None:
+            return
+        name = self.player_name or "A player"
+        moves = "no moves" if back.moves == 0 else (
+            "1 move" if back.moves == 1 else f"{back.moves} moves"
+        )
+        self.send({
+            "type": "welcome_back", "seat": back.seat, "moves": back.moves,
+            "text": f"Welcome back! While you were away the computer made {moves} for you.",
+        })
+        await self.context.notify(
+            self.match_id,
+            "seats",
+            frame={
+                "type": "seat_change", "seat": back.seat, "change": "returned", "by": None,
+                "text": f"{name} is back and plays her own seat again.",
+            },
+        )
+
     async def _drain_now(self) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.outbox.wait_empty(), timeout=1.0)
@@ -374,6 +428,8 @@ class MatchConnection:
                         self.send({"type": "chat", **message})
                 elif kind == "rematch":
                     await self._send_rematch(str(notice["rematch_id"]))
+                elif kind == "seats":
+                    await self._seats_changed(notice)
             except Exception:
                 log.exception("hub notice failed")
 
@@ -426,6 +482,7 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
+            facts = await seat_facts(self.context, session, match)
         if not lobby.may_watch(match, player_id=self.player_id, watch=self.watch):
             # The match was made private: only its players and watch-link holders stay.
             self.error("forbidden", "This match is now private: ask a player for the watch link.")
@@ -433,11 +490,31 @@ class MatchConnection:
             return
         online = self.context.presence.online(self.match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
+        computers.describe_seats(summary, match, facts)
         message: dict[str, Any] = {"type": "lobby", "match": summary}
         if just_ended:  # said beside the summary too, for clients that read only messages
             message["ended_by"] = summary["ended_by"]
         self.send(message)
         await self._follow_seat(chat_channels.is_seated(match, self.player_id))
+
+    async def _seats_changed(self, notice: dict[str, Any]) -> None:
+        """A computer took over a seat, gave it back, or a win was claimed: this process's
+        copy of the match follows, and the page hears what happened."""
+        async with self.context.sessions() as session:
+            match = await lobby.get_match(session, match_id=self.match_id)
+        runtime = self.context.runtime
+        runtime.set_stand_ins(self.match_id, stand_ins_of(match.stand_ins))
+        if match.status == "finished" and match.outcome and notice.get("claimed"):
+            data = match.outcome
+            await runtime.claim(self.match_id, Outcome(
+                winners=tuple(data["winners"]), reason=data["reason"],
+                details=data.get("details") or {},
+            ))
+            await self._snapshot()
+        frame = notice.get("frame")
+        if isinstance(frame, dict):
+            self.send(frame)
+        self.context.presence.request(self.match_id)
 
     async def _follow_seat(self, seated: bool) -> None:
         """A watcher who took a seat now reads the players' channel: its recent talk too."""
@@ -452,8 +529,10 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=match_id)
             names = await lobby.player_names(session, [match])
+            facts = await seat_facts(self.context, session, match)
         online = self.context.presence.online(match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
+        computers.describe_seats(summary, match, facts)
         self.send({"type": "rematch", "match": summary})
 
     # --- incoming messages -----------------------------------------------------------------

@@ -60,7 +60,7 @@ async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = 
     return match
 
 
-async def _change_lobby(
+async def change_lobby(
     session: AsyncSession,
     match_id: str,
     decide: Callable[[Match], dict[str, Any] | None],
@@ -151,7 +151,7 @@ async def change_options(
             raise ArcadeError("forbidden", "Only the host can change the options.")
         return {"options": _validated_options(_game_or_404(match.game), options), "accepted": []}
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 async def accept_options(
@@ -175,7 +175,7 @@ async def accept_options(
             return None
         return {"accepted": [*(match.accepted or []), player_id]}
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 def _checked_nonce(nonce: str | None) -> str | None:
@@ -279,7 +279,7 @@ async def join_match(
         nonces[wanted] = nonce
         return {"seats": seats, "nonces": nonces}
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
@@ -307,7 +307,7 @@ async def leave_match(session: AsyncSession, *, match_id: str, player: Player) -
                 changes["abandoned_reason"] = EVERYONE_LEFT
         return changes
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 async def end_match(session: AsyncSession, *, match_id: str, player: Player) -> Match:
@@ -332,7 +332,7 @@ async def end_match(session: AsyncSession, *, match_id: str, player: Player) -> 
             "finished_at": _now(),
         }
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 async def keep_open(session: AsyncSession, *, match_id: str, player: Player) -> Match:
@@ -347,7 +347,7 @@ async def keep_open(session: AsyncSession, *, match_id: str, player: Player) -> 
             raise ArcadeError("forbidden", "Only the host can keep the table open.")
         return {"last_activity_at": _now()}
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 async def expire_lobbies(session: AsyncSession, *, now: datetime, ttl: timedelta) -> list[str]:
@@ -405,7 +405,13 @@ async def start_match(session: AsyncSession, *, match_id: str, player: Player) -
             "started_at": datetime.now(UTC),
         }
 
-    return await _change_lobby(session, match_id, decide)
+    match = await change_lobby(session, match_id, decide)
+    # Everyone counts as just seen at the start: who never opens the match is away only
+    # once the grace period has passed.
+    await session.execute(
+        update(MatchSeat).where(MatchSeat.match_id == match_id).values(seen_at=match.started_at)
+    )
+    return match
 
 
 async def set_private(
@@ -418,7 +424,7 @@ async def set_private(
             raise ArcadeError("forbidden", "Only the host can change who may watch.")
         return None if match.private == private else {"private": private}
 
-    return await _change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide)
 
 
 async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Match:
@@ -435,7 +441,7 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
             raise ArcadeError("forbidden", "Only the players of this match can ask for a rematch.")
         return None if old.rematch_id is not None else {"rematch_id": new_id}
 
-    old = await _change_lobby(session, match_id, decide)
+    old = await change_lobby(session, match_id, decide)
     if old.rematch_id != new_id:
         return await get_match(session, match_id=str(old.rematch_id))
     seed = secrets.token_hex(32)
@@ -456,11 +462,22 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
         private=old.private,
         watch_token=secrets.token_urlsafe(12),
         last_activity_at=_now(),
+        # The computer players seated in the old match sit in the new one too.
+        turn_timer=old.turn_timer,
+        has_computer=bool(await _computer_ids(session, rotated)),
     )
     session.add(match)
     await session.flush()
     await _write_seat_rows(session, match.id, match.seats, replace=False)
     return match
+
+
+async def _computer_ids(session: AsyncSession, ids: list[str | None]) -> set[str]:
+    wanted = sorted({p for p in ids if p is not None})
+    rows = await session.scalars(
+        select(Player.id).where(Player.id.in_(wanted), Player.bot_level.is_not(None))
+    )
+    return set(rows)
 
 
 def may_watch(match: Match, *, player_id: str | None, watch: str | None) -> bool:
@@ -683,7 +700,7 @@ def summary(
 async def move_log(session: AsyncSession, *, match_id: str) -> list[dict[str, Any]]:
     """Every accepted move of a match in order, unredacted: callers decide who sees what."""
     rows = await session.execute(
-        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at)
+        select(Move.seq, Move.seat, Move.move, Move.events, Move.created_at, Move.bot)
         .where(Move.match_id == match_id)
         .order_by(Move.seq)
     )
@@ -694,6 +711,7 @@ async def move_log(session: AsyncSession, *, match_id: str) -> list[dict[str, An
             "move": r.move,
             "events": r.events,
             "at": iso_utc(r.created_at),
+            "bot": bool(r.bot),
         }
         for r in rows
     ]

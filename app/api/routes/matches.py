@@ -4,12 +4,13 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Path, Query, status
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import ContextDep, CurrentPlayer, OptionalPlayer, SessionDep
 from app.api.responses import COMMON, LISTING, MATCH_CHANGE, MATCH_READ
 from app.api.schemas import (
+    ComputerAdd,
     JoinRequest,
     MatchCreate,
     MatchesPublic,
@@ -22,11 +23,12 @@ from app.api.schemas import (
 )
 from app.context import AppContext
 from app.db.models import Match
-from app.engine.contract import Game
+from app.engine.contract import Game, Outcome
 from app.engine.registry import get_game
+from app.engine.runtime import stand_ins_of
 from app.errors import ArcadeError
+from app.services import computers, replays
 from app.services import matches as lobby
-from app.services import replays
 from app.services.rate_limits import (
     HttpMoveLimit,
     ListReadLimit,
@@ -73,13 +75,27 @@ async def _summary(
         if live is not None:
             view = live.viewer_state(live.version, live.seat_of(player_id))
             match.version, match.status = live.version, live.status
-    return lobby.summary(
+    data = lobby.summary(
         match,
         names=names,
         online=context.presence.online(match.id),
         view=view,
         viewer=player_id,
         activity=(await _activity(context, session, [match]))[match.id],
+    )
+    computers.describe_seats(data, match, await _seat_facts(context, session, match))
+    return data
+
+
+async def _seat_facts(
+    context: AppContext, session: AsyncSession, match: Match
+) -> computers.SeatFacts:
+    return await computers.seat_facts(
+        session,
+        match,
+        online=context.presence.online(match.id),
+        away_after=context.settings.away_after_seconds,
+        claim_after=context.settings.claim_win_after_seconds,
     )
 
 
@@ -153,13 +169,21 @@ async def list_matches(
     )
     names = await lobby.player_names(session, found)
     activity = await _activity(context, session, found)
+    facts = computers.SeatFacts(
+        levels=await computers.computer_levels(session, found),
+        away={},  # absences are told on the match's own summary, not in lists
+        away_after=context.settings.away_after_seconds,
+        claim_after=context.settings.claim_win_after_seconds,
+    )
+    summaries = []
+    for m in found:
+        one = lobby.summary(
+            m, names=names, online=context.presence.online(m.id), activity=activity[m.id]
+        )
+        computers.describe_seats(one, m, facts)
+        summaries.append(one)
     return MatchesPublic(
-        matches=[
-            lobby.summary(
-                m, names=names, online=context.presence.online(m.id), activity=activity[m.id]
-            )
-            for m in found
-        ],
+        matches=summaries,
         count=count,
         count_capped=count >= cap,
         next=following,
@@ -189,9 +213,122 @@ async def update_match(
     context: ContextDep,
     _: LobbyWriteLimit,
 ) -> dict[str, Any]:
-    """The host makes the match private (only players and invited spectators watch) or public."""
-    match = await lobby.set_private(session, match_id=match_id, player=player, private=body.private)
+    """The host makes the match private (only players and invited spectators watch) or
+    public, or sets the turn timer while the lobby is open (`turn_timer`: seconds or null)."""
+    if not body.model_fields_set:
+        raise ArcadeError("bad_request", "Say what to change: private, turn_timer or both.")
+    match = await lobby.get_match(session, match_id=match_id)
+    if "private" in body.model_fields_set:
+        if body.private is None:
+            raise ArcadeError("bad_request", "private is true or false.")
+        match = await lobby.set_private(
+            session, match_id=match_id, player=player, private=body.private
+        )
+    if "turn_timer" in body.model_fields_set:
+        match = await computers.set_turn_timer(
+            session, match_id=match_id, player=player, seconds=body.turn_timer
+        )
     return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.post("/{match_id}/bots", responses=MATCH_CHANGE)
+async def add_computer(
+    match_id: str,
+    body: ComputerAdd,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
+) -> dict[str, Any]:
+    """The host seats a computer player (easy or normal) in an empty seat while the lobby is
+    open; it plays like anyone and follows the players into a rematch."""
+    match = await computers.add_computer(
+        session, match_id=match_id, player=player, level=body.level, seat=body.seat
+    )
+    return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.delete("/{match_id}/bots/{seat}", responses=MATCH_CHANGE)
+async def remove_computer(
+    match_id: str,
+    seat: Annotated[int, Path(ge=0, le=63)],
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
+) -> dict[str, Any]:
+    """The host takes a computer player out of its seat while the lobby is open."""
+    match = await computers.remove_computer(session, match_id=match_id, player=player, seat=seat)
+    return await _lobby_changed(context, session, match, player.id, "lobby")
+
+
+@router.post("/{match_id}/seats/{seat}/stand-in", responses=MATCH_CHANGE)
+async def stand_in(
+    match_id: str,
+    seat: Annotated[int, Path(ge=0, le=63)],
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
+) -> dict[str, Any]:
+    """Another player of the match lets a computer play for `seat` while she is away: she is
+    away on her turn, or her turn timer ran out. She gets her seat back when she returns."""
+    match = await lobby.get_match(session, match_id=match_id)
+    live = await context.runtime.get(match_id)
+    if live is None or match.status != "active":
+        raise ArcadeError("match_not_active", "This match is not being played.")
+    facts = await _seat_facts(context, session, match)
+    match = await computers.stand_in(
+        session, match_id=match_id, player=player, seat=seat, live=live, facts=facts
+    )
+    await session.commit()
+    context.runtime.set_stand_ins(match_id, stand_ins_of(match.stand_ins))
+    absent = live.names[seat] if 0 <= seat < len(live.names) else "a player"
+    await context.notify(
+        match_id,
+        "seats",
+        frame={
+            "type": "seat_change", "seat": seat, "change": "stand_in", "by": player.name,
+            "text": f"{player.name} let the computer play for {absent} until she is back.",
+        },
+    )
+    return await _summary(context, session, match, player.id)
+
+
+@router.post("/{match_id}/claim-win", responses=MATCH_CHANGE)
+async def claim_win(
+    match_id: str,
+    player: CurrentPlayer,
+    session: SessionDep,
+    context: ContextDep,
+    _: LobbyWriteLimit,
+) -> dict[str, Any]:
+    """In a two-player match whose other player has been away long enough (`absence`
+    `claim_after`), the player who stayed claims the win; the outcome says it was claimed."""
+    match = await lobby.get_match(session, match_id=match_id)
+    facts = await _seat_facts(context, session, match)
+    match, outcome = await computers.claim_win(
+        session, match_id=match_id, player=player, facts=facts, now=datetime.now(UTC)
+    )
+    await session.commit()
+    await context.runtime.claim(
+        match_id,
+        Outcome(
+            winners=tuple(outcome["winners"]), reason=outcome["reason"],
+            details=outcome["details"],
+        ),
+    )
+    absent = outcome["details"]["away"]
+    await context.notify(
+        match_id,
+        "seats",
+        claimed=True,
+        frame={
+            "type": "seat_change", "seat": absent, "change": "claimed", "by": player.name,
+            "text": f"{player.name} claimed the win: the other player stayed away.",
+        },
+    )
+    return await _summary(context, session, match, player.id)
 
 
 @router.put("/{match_id}/options", responses=MATCH_CHANGE)
@@ -363,6 +500,7 @@ async def read_log(
         theirs = seat != entry["seat"]
         if theirs and being_played and game.hides_mover(entry["move"], entry["events"]):
             entry["seat"] = entry["at"] = None  # as on the live stream: nobody named
+            entry["bot"] = False
         entry["events"] = [
             shown for e in entry["events"] if (shown := game.redact_event(e, seat)) is not None
         ]

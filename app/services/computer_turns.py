@@ -1,0 +1,168 @@
+"""Computer players' turns: a search in a worker process, a move through the ordinary path.
+
+Whenever this process makes or loads a version of a match (MatchRuntime.on_turn) in which a
+computer plays a seat to move (its own seat, or standing in for an absent player), its move is
+chosen off the event loop, in a process pool (app.bots.choose_move: the seat's view, sampled
+where it hides something, never the hidden parts themselves), and submitted as that seat's
+move under an id made of the version and seat. So it is validated, logged (as a computer's),
+replayed and patched like anyone's, and two processes that choose for the same position
+commit it once. A sweep finds the turns nobody is taking (after a restart, a lost worker)
+and starts them again. Moves wait at least `think_seconds` plus a random extra: friends can
+follow the table, and a quick "no" never tells that the computer held no card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import Match
+from app.engine.runtime import LiveMatch, MatchRuntime
+
+log = logging.getLogger(__name__)
+
+DECISIONS_PER_WORKER = 500  # a worker starts afresh now and then: memory goes back
+
+
+def choose_in_worker(
+    game_id: str, state: dict[str, Any], seat: int, level: str, seed: int, budget: float
+) -> dict[str, Any]:
+    from app.bots import choose_move  # imported in the worker process only
+
+    return choose_move(game_id, state, seat, level, seed, time_budget=budget)
+
+
+def decision_seed(match_id: str, version: int, seat: int) -> int:
+    """The same position gets the same search in every process (not the match's dice seed:
+    a computer must not know the dice to come)."""
+    digest = hashlib.sha256(f"{match_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class ComputerTurns:
+    def __init__(
+        self,
+        runtime: MatchRuntime,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        workers: int,
+        time_budget: float,
+        think_seconds: float,
+        pending_limit: int,
+        sweep_seconds: float,
+    ) -> None:
+        self._runtime = runtime
+        self._sessions = sessions
+        self._workers = workers
+        self._time_budget = time_budget
+        self._think_seconds = think_seconds
+        self._pending_limit = pending_limit
+        self._sweep_seconds = sweep_seconds
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: dict[tuple[str, int, int], asyncio.Task[None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._pace = random.SystemRandom()
+
+    def start(self) -> None:
+        self._runtime.on_turn = self.consider
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def close(self) -> None:
+        self._runtime.on_turn = None
+        tasks = [t for t in (self._sweeper, *self._pending.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._pending.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def pending(self) -> int:
+        return len(self._pending)
+
+    def _pool_of_workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: a fork would copy the server's event loop, sockets and database pool.
+            self._pool = ProcessPoolExecutor(
+                max_workers=self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                max_tasks_per_child=DECISIONS_PER_WORKER,
+            )
+        return self._pool
+
+    def consider(self, live: LiveMatch) -> None:
+        """Start the turn of every computer-played seat to move now, once."""
+        if live.status != "active":
+            return
+        computers = live.computers()
+        if not computers:
+            return
+        for seat in sorted(live.game.active_seats(live.state)):
+            level = computers.get(seat)
+            key = (live.id, live.version, seat)
+            if level is None or key in self._pending:
+                continue
+            if len(self._pending) >= self._pending_limit:
+                log.warning("computer turns: %d waiting; the sweep will retry", len(self._pending))
+                return
+            task = asyncio.create_task(self._play(live, seat, level))
+            self._pending[key] = task
+            task.add_done_callback(lambda _t, key=key: self._pending.pop(key, None))
+
+    async def _play(self, live: LiveMatch, seat: int, level: str) -> None:
+        loop = asyncio.get_running_loop()
+        version, state = live.version, live.state
+        started = loop.time()
+        try:
+            move = await loop.run_in_executor(
+                self._pool_of_workers(),
+                choose_in_worker,
+                live.game.id,
+                state,
+                seat,
+                level,
+                decision_seed(live.id, version, seat),
+                self._time_budget,
+            )
+        except Exception:
+            log.exception("computer player failed in %s at %d; playing a legal move", live.id,
+                          version)
+            move = live.legal(version, seat)[0]
+        wait = self._think_seconds * (1 + self._pace.random()) - (loop.time() - started)
+        if wait > 0:
+            await asyncio.sleep(wait)
+        await self._runtime.submit_for_computer(live.id, seat, move, version)
+
+    async def sweep(self) -> int:
+        """Looks at every active match where a computer plays; starts turns nobody took."""
+        async with self._sessions() as session:
+            ids = (
+                await session.scalars(
+                    select(Match.id).where(Match.status == "active", Match.has_computer)
+                )
+            ).all()
+        for match_id in ids:
+            live = await self._runtime.get(match_id)
+            if live is not None:
+                self.consider(live)
+        return len(ids)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("computer players' sweep failed")
+            await asyncio.sleep(self._sweep_seconds)
