@@ -15,6 +15,7 @@ for something on the page, never for a time.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import LiveServer
 from tests.e2e.browser_pages import page_maker
-from tests.e2e.c64_browser import mode, play_or_return, take_two_cards, version
+from tests.e2e.c64_browser import MINE, mode, take_two_cards, version
 from tests.e2e.lobby_flow import api_match, auth, choose_game, fits_width, give_name
 from tests.e2e.phone import MIN_TAP_PX, PHONE
 
@@ -78,12 +79,29 @@ def wait_for_my_move_or_the_end(page: Any) -> None:
     page.wait_for_function(_MY_MOVE_OR_THE_END, timeout=SLOW_MS)
 
 
+def play_a_random_card(page: Any, rng: random.Random) -> None:
+    """A set-up return or a turn through the joystick, like a player trying things: a legal
+    active card and a legal empty space chosen at random (seeded), the chooser's faces kept."""
+    cards = page.locator(f'{MINE} [data-testid="active-card"][data-legal="true"]')
+    expect(cards.first).to_be_visible()
+    card = cards.nth(rng.randrange(cards.count()))
+    if card.get_attribute("data-selected") != "true":  # a single card comes preselected
+        card.click()
+    spaces = page.locator(f'{MINE} [data-testid="joy-space"][data-legal="true"]')
+    expect(spaces.first).to_be_visible()
+    spaces.nth(rng.randrange(spaces.count())).click()
+    if page.get_by_test_id("face-chooser").is_visible():  # her last card: the next faces
+        page.get_by_test_id("confirm-move").click()
+
+
 def open_the_table(page: Any, name: str, game: str, seats: int) -> None:
     """A friend arrives in the lobby, gives her name and opens a table (lobby_flow's
     open_table, minus its invite check: this module's server has its own address)."""
     page.goto("/")
     give_name(page, name)
     expect(page.get_by_test_id("player-name")).to_have_text(name)
+    # The home page says you can play alone, against the computer.
+    expect(page.get_by_test_id("play-alone")).to_contain_text("computer")
     choose_game(page, game)
     page.get_by_test_id(f"seats-{seats}").check()
     page.get_by_test_id("create-match").click()
@@ -100,10 +118,6 @@ def test_one_friend_plays_a_whole_tanks_match_against_the_computer(
     open_page: Callable[..., Any], bot_server: LiveServer, artifacts: Path
 ) -> None:
     ada = open_page()
-    # The home page says you can play alone.
-    ada.goto("/")
-    give_name(ada, "Ada")
-    expect(ada.get_by_test_id("play-alone")).to_contain_text("computer")
     open_the_table(ada, "Ada", "c64-tanks", 2)
 
     # Alone at her table, the host is told how to play alone, and adds a normal computer.
@@ -131,6 +145,7 @@ def test_one_friend_plays_a_whole_tanks_match_against_the_computer(
     expect(ada.get_by_test_id("turn-countdown")).to_have_text(re.compile(r"^\d+:\d\d$"))
 
     # Ada plays her moves through the joystick until the match ends; the computer answers.
+    rng = random.Random(15)
     moves = 0
     while True:
         wait_for_my_move_or_the_end(ada)
@@ -141,7 +156,7 @@ def test_one_friend_plays_a_whole_tanks_match_against_the_computer(
         if mode(ada) == "take":
             take_two_cards(ada)
         else:
-            play_or_return(ada)
+            play_a_random_card(ada, rng)
         expect(ada.get_by_test_id("game-root")).not_to_have_attribute(
             "data-version", str(before), timeout=SLOW_MS
         )
