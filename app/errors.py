@@ -14,6 +14,11 @@ HTTP_STATUS = {
     "illegal_move": 409,
     "stale_version": 409,
     "match_not_active": 409,
+    # Absent friends: the player is not away (yet), it is not her turn, or too little time
+    # has passed to claim the win.
+    "not_away": 409,
+    "not_allowed": 409,
+    "too_soon": 409,
     "too_large": 413,
     "unprocessable": 422,
     "rate_limited": 429,

@@ -375,6 +375,10 @@ class MatchRuntime:
         if handle is not None:
             handle.cancel()
 
+    def cached_match(self, match_id: str) -> LiveMatch | None:
+        """The match if this process holds it now (never loads it)."""
+        return self._live.get(match_id)
+
     def forget(self, match_id: str) -> None:
         self._live.pop(match_id, None)
 

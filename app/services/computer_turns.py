@@ -71,6 +71,9 @@ class ComputerTurns:
         self._pending: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._pace = random.SystemRandom()
+        # One decision per worker at a time; the others wait here, where a stale one can
+        # still be dropped, rather than in the pool's queue.
+        self._slots = asyncio.Semaphore(workers)
 
     def start(self) -> None:
         self._runtime.on_turn = self.consider
@@ -125,21 +128,27 @@ class ComputerTurns:
         loop = asyncio.get_running_loop()
         version, state = live.version, live.state
         started = loop.time()
-        try:
-            move = await loop.run_in_executor(
-                self._pool_of_workers(),
-                choose_in_worker,
-                live.game.id,
-                state,
-                seat,
-                level,
-                decision_seed(live.id, version, seat),
-                self._time_budget,
-            )
-        except Exception:
-            log.exception("computer player failed in %s at %d; playing a legal move", live.id,
-                          version)
-            move = live.legal(version, seat)[0]
+        async with self._slots:
+            # Waited for a worker: a position others have moved on from needs no answer.
+            current = self._runtime.cached_match(live.id)
+            if current is None or current.version != version:
+                return
+            try:
+                move = await loop.run_in_executor(
+                    self._pool_of_workers(),
+                    choose_in_worker,
+                    live.game.id,
+                    state,
+                    seat,
+                    level,
+                    decision_seed(live.id, version, seat),
+                    self._time_budget,
+                )
+            except Exception:
+                log.exception(
+                    "computer player failed in %s at %d; playing a legal move", live.id, version
+                )
+                move = live.game.legal_moves(state, seat)[0]
         wait = self._think_seconds * (1 + self._pace.random()) - (loop.time() - started)
         if wait > 0:
             await asyncio.sleep(wait)
