@@ -6,7 +6,7 @@ import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, newNonce, verify
 import { renderOptionsForm } from "./schema-form.js";
 import { MatchSocket } from "./socket.js";
 import { askName, clear, clockTime, copyText, fill, h, logoSvg, morph, toast } from "./ui.js";
-import { awayWords, botName, clockWords, computerBadge, computerIcon, secondsSince, timerWords, TURN_TIMERS } from "./seats.js";
+import { awayWords, botName, clockWords, computerBadge, computerIcon, durationWords, secondsSince, timerWords, TURN_TIMERS } from "./seats.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 // A private match's watch link carries ?watch=<token>: sent in hello and on REST reads.
@@ -937,7 +937,7 @@ function renderAbsence() {
       detail = "Or wait for them, or end the match for nobody (End match… in the players panel).";
     }
     lines.push(h("div", { class: "absent-line", "data-testid": "absent-seat", "data-seat": seat.seat, "data-key": `away-${seat.seat}` },
-      h("span", { class: "b-title", "data-testid": "absent-text" }, `${name} is ${awayWords(extra.awaySince, now)}`),
+      h("span", { class: "b-title", "data-testid": "absent-text" }, `${name} has been away for ${durationWords(away)}`),
       actions.length ? h("span", { class: "b-actions" }, actions) : null,
       detail ? h("span", { class: "b-detail" }, detail) : null));
   }
@@ -997,7 +997,7 @@ function onSeatChange(msg) {
 function onWelcomeBack(msg) {
   els.welcomeBack.hidden = false;
   fill(els.welcomeBack,
-    h("span", { class: "b-title" }, "Welcome back!"),
+    h("span", { class: "b-title" }, "Your seat is yours again"),
     h("span", { class: "b-actions" },
       h("button", { type: "button", class: "small", "data-testid": "welcome-back-dismiss",
         onclick: () => { els.welcomeBack.hidden = true; } }, "Got it")),

@@ -198,7 +198,7 @@ def test_the_others_let_the_computer_play_for_an_absent_friend_until_she_returns
         expect(player_row(page, 1).get_by_test_id("away")).to_have_text(
             re.compile(r"^away \d+ (s|min)$")
         )
-        expect(page.get_by_test_id("absent-text")).to_contain_text("Bea is away")
+        expect(page.get_by_test_id("absent-text")).to_contain_text("Bea has been away for")
         expect(page.get_by_test_id("stand-in-1")).to_have_text("Let the computer play for Bea")
     ada.screenshot(path=str(artifacts / "computer-players-away.png"), full_page=True)
 
