@@ -7,6 +7,7 @@ against an absent opponent; a computer's turn survives a restart."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,18 +87,21 @@ async def test_one_person_plays_against_a_computer_whose_moves_are_logged_as_suc
         started = await ada.post(f"/api/matches/{match_id}/start")
         assert started.status_code == 200, started.text
         assert started.json()["view"]["seats"][1]["bot"] == "easy"
+        chooser = random.Random(15)
         async with Viewer(quick_server.ws_url, match_id, ada.token) as me:
             await me.until_type("snapshot")
-            for _ in range(6):  # a few turns each way
-                await me.until(lambda _f: bool(me.state and me.state["legal_moves"]), 30)
+            for _ in range(12):  # a few turns each way
+                while not me.state["legal_moves"] and me.state["status"] == "active":
+                    await me.recv(30)
                 if me.state["status"] != "active":
                     break
-                await me.move(me.state["legal_moves"][0], version=me.version)
+                forward = [m for m in me.state["legal_moves"] if m["type"] != "undo"]
+                await me.move(chooser.choice(forward), version=me.version)
                 await me.until_type("ack", 30)
         log = (await client.get(f"/api/matches/{match_id}/log")).json()["moves"]
     assert {m["seat"] for m in log if m["bot"]} == {1}
     assert {m["seat"] for m in log if not m["bot"]} == {0}
-    assert len([m for m in log if m["bot"]]) >= 5
+    assert len([m for m in log if m["bot"]]) >= 3
 
 
 async def _set(database_url: str, match_id: str, **values: Any) -> None:
