@@ -1087,7 +1087,9 @@ function logEntry(seq, event, fresh, byBot = false) {
     "data-bot": byBot ? "true" : null },
     h("span", { class: "seq", "aria-hidden": "true" }, `#${seq}`),
     info ? h("span", { class: "swatch", "data-seat": seat, style: { background: info.color }, "aria-hidden": "true" }) : null,
-    byBot ? h("span", { class: "log-bot", title: "played by the computer" }, computerIcon(), h("span", { class: "visually-hidden" }, "Computer: ")) : null,
+    // An image with a label, not hidden text: an absolutely placed span in the scrolling log
+    // would reach below it and lengthen the page.
+    byBot ? h("span", { class: "log-bot", role: "img", "aria-label": "played by the computer", title: "played by the computer" }, computerIcon()) : null,
     h("span", { class: "text" }, event.text || describeEvent(event)),
   );
 }
