@@ -904,40 +904,52 @@ function renderAbsence() {
   const lines = [];
   let ticking = false;
   for (const seat of seats) {
-    if (seat.seat === me) continue;
     const extra = seatExtras(seat.seat);
     if (extra.bot) continue;
     const name = seat.name || seatName(seat.seat);
+    if (seat.seat === me) {
+      // Her turn timer ran out while she was here and someone let the computer play for her:
+      // a new hello gives her seat back at once.
+      if (extra.standIn) {
+        lines.push(h("div", { class: "absent-line", "data-testid": "stand-in-mine", "data-key": "stand-in-mine" },
+          computerIcon(), h("span", { class: "b-title" }, "The computer is playing for you"),
+          h("span", { class: "b-actions" }, h("button", { type: "button", class: "primary", "data-testid": "take-seat-back",
+            onclick: () => socket?.reconnect() }, "Play my seat again"))));
+      }
+      continue;
+    }
     if (extra.standIn) {
       lines.push(h("p", { class: "absent-line", "data-testid": "stand-in-line", "data-seat": seat.seat, "data-key": `stand-in-${seat.seat}` },
         computerIcon(), h("span", { class: "b-title" }, `computer playing for ${name}`),
         h("span", { class: "b-detail" }, `until ${name} comes back.`)));
       continue;
     }
-    if (!extra.awaySince) continue;
-    ticking = true;
-    const away = secondsSince(extra.awaySince, now);
     const herTurn = active.includes(seat.seat);
+    const ranOut = herTurn && Boolean(state.turn_deadline) && now >= state.turn_deadline;
+    if (!extra.awaySince && !ranOut) continue;
+    const away = extra.awaySince ? secondsSince(extra.awaySince, now) : null;
+    if (away !== null) ticking = true;
     const twoPlayer = seats.length === 2;
-    const claimIn = claimAfter() - away;
+    const claimIn = away === null ? null : claimAfter() - away;
     const actions = [];
     if (canAct && herTurn) {
       actions.push(h("button", { type: "button", class: "primary", "data-testid": `stand-in-${seat.seat}`,
         onclick: (e) => standIn(seat.seat, e.currentTarget) }, computerIcon(), `Let the computer play for ${name}`));
     }
-    if (canAct && twoPlayer && claimIn <= 0) {
+    if (canAct && twoPlayer && claimIn !== null && claimIn <= 0) {
       actions.push(h("button", { type: "button", class: "danger", "data-testid": "claim-win",
         onclick: (e) => claimWin(name, e.currentTarget) }, "Claim the win"));
     }
     let detail = null;
     if (canAct && !herTurn) detail = `When it is ${name}'s turn you can let the computer play for ${name}.`;
-    if (canAct && twoPlayer && claimIn > 0) {
+    if (canAct && twoPlayer && claimIn !== null && claimIn > 0) {
       detail = `${detail ? `${detail} ` : ""}If ${name} is still away in ${clockWords(claimIn)}, you can claim the win.`;
-    } else if (canAct && twoPlayer) {
+    } else if (canAct && twoPlayer && claimIn !== null) {
       detail = "Or wait for them, or end the match for nobody (End match… in the players panel).";
     }
+    const title = away !== null ? `${name} has been away for ${durationWords(away)}` : `${name}'s time for this turn ran out`;
     lines.push(h("div", { class: "absent-line", "data-testid": "absent-seat", "data-seat": seat.seat, "data-key": `away-${seat.seat}` },
-      h("span", { class: "b-title", "data-testid": "absent-text" }, `${name} has been away for ${durationWords(away)}`),
+      h("span", { class: "b-title", "data-testid": "absent-text" }, title),
       actions.length ? h("span", { class: "b-actions" }, actions) : null,
       detail ? h("span", { class: "b-detail" }, detail) : null));
   }
