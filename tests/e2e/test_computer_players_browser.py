@@ -321,10 +321,17 @@ def test_the_new_lobby_controls_fit_a_phone(open_page: Callable[..., Any], artif
     )
 
     # A friend who joins sees the computer's seat and the timer, but none of the host's controls.
+    # In the home page's open lobbies the table says it has a computer player.
     guest = open_page(width=PHONE["width"], height=PHONE["height"])
+    guest.goto("/")
+    give_name(guest, "Bea")
+    expect(guest.get_by_test_id("player-name")).to_have_text("Bea")  # her guest pass is made
+    match_id = host.url.rstrip("/").split("/")[-1]
+    row = guest.locator(f'[data-testid="open-matches"] [data-match-id="{match_id}"]')
+    expect(row.get_by_test_id("bot-count")).to_have_text("1 computer")
+    assert fits_width(guest, PHONE["width"])
     guest.goto(host.url)
     guest.get_by_test_id("take-seat-2").click()
-    give_name(guest, "Bea")
     expect(guest.get_by_test_id("leave-seat")).to_be_visible()
     guest_bot_seat = guest.locator('[data-testid="seat"][data-seat="1"]')
     expect(guest_bot_seat.get_by_test_id("computer-badge")).to_be_visible()
