@@ -29,7 +29,7 @@ from tests.conftest import LiveServer
 from tests.e2e.browser_pages import page_maker
 from tests.e2e.c64_browser import MINE, mode, take_two_cards, version
 from tests.e2e.lobby_flow import api_match, auth, choose_game, fits_width, give_name
-from tests.e2e.phone import MIN_TAP_PX, PHONE
+from tests.e2e.phone import MIN_TAP_PX, PHONE, assert_phone_table
 
 pytestmark = pytest.mark.browser
 
@@ -179,7 +179,9 @@ def test_the_others_let_the_computer_play_for_an_absent_friend_until_she_returns
     open_page: Callable[..., Any], bot_server: LiveServer, artifacts: Path
 ) -> None:
     match_id, (ada_p, bea_p, cid_p) = api_match(bot_server.url, "c64-maze", ("Ada", "Bea", "Cid"))
-    ada, bea, cid = (open_page(player=p) for p in (ada_p, bea_p, cid_p))
+    # Cid plays on a phone: the banner about Bea must leave his board and controls in sight.
+    ada, bea = open_page(player=ada_p), open_page(player=bea_p)
+    cid = open_page(width=PHONE["width"], height=PHONE["height"], player=cid_p)
     for page in (ada, bea, cid):
         page.goto(f"/match/{match_id}")
         expect(page.get_by_test_id("my-joystick")).to_have_attribute("data-mode", "take")
@@ -200,7 +202,9 @@ def test_the_others_let_the_computer_play_for_an_absent_friend_until_she_returns
         )
         expect(page.get_by_test_id("absent-text")).to_contain_text("Bea has been away for")
         expect(page.get_by_test_id("stand-in-1")).to_have_text("Let the computer play for Bea")
+    assert_phone_table(cid, controls=mode(cid) != "idle")
     ada.screenshot(path=str(artifacts / "computer-players-away.png"), full_page=True)
+    cid.screenshot(path=str(artifacts / "computer-players-away-phone.png"))
 
     # One click by Ada; everyone is told, and the computer plays Bea's set-up.
     before = version(cid)
