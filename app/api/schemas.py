@@ -125,6 +125,8 @@ class LogEntry(BaseModel):
 
 class MatchLog(BaseModel):
     moves: list[LogEntry]
+    # seat_change frames as they were sent, oldest first (protocol, section 4.3).
+    seat_changes: list[dict[str, Any]] = []
 
 
 class Problem(BaseModel):

@@ -96,6 +96,9 @@ class Match(Base):
     # Seats of absent players a computer plays for until they return:
     # {"<seat>": {"level": "normal", "by": player id, "since": ISO time}}.
     stand_ins: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # What happened to seats while the match was played, oldest first (a computer stood in,
+    # she came back, a win was claimed): [{"at", "seat", "change", "by", "text"}], bounded.
+    seat_changes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     # Whether a computer player holds a seat or stands in for someone (kept with seats and
     # stand_ins): lets the sweep after a restart find such matches without reading them all.
     has_computer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

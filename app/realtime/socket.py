@@ -332,12 +332,12 @@ class MatchConnection:
             return
         async with self.context.sessions() as session:
             back = await computers.come_back(
-                session, match_id=self.match_id, player_id=self.player_id
+                session, match_id=self.match_id, player_id=self.player_id,
+                name=self.player_name or "A player",
             )
             await session.commit()
         if back is None:
             return
-        name = self.player_name or "A player"
         moves = "no moves" if back.moves == 0 else (
             "1 move" if back.moves == 1 else f"{back.moves} moves"
         )
@@ -345,14 +345,7 @@ class MatchConnection:
             "type": "welcome_back", "seat": back.seat, "moves": back.moves,
             "text": f"Welcome back! While you were away the computer made {moves} for you.",
         })
-        await self.context.notify(
-            self.match_id,
-            "seats",
-            frame={
-                "type": "seat_change", "seat": back.seat, "change": "returned", "by": None,
-                "text": f"{name} is back and plays her own seat again.",
-            },
-        )
+        await self.context.notify(self.match_id, "seats", frame=back.told)
 
     async def _drain_now(self) -> None:
         with contextlib.suppress(Exception):

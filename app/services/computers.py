@@ -32,6 +32,22 @@ TURN_TIMERS = (30, 60, 120, 300, 600)
 """The turn timers a lobby may choose, in seconds (None: off)."""
 
 
+SEAT_CHANGES_KEPT = 100
+
+
+def _logged(match: Match, change: dict[str, Any]) -> list[dict[str, Any]]:
+    """The match's seat changes with `change` added (the oldest dropped beyond the bound)."""
+    return [*(match.seat_changes or []), change][-SEAT_CHANGES_KEPT:]
+
+
+def seat_change(
+    seat: int, change: str, by: str | None, text: str, at: datetime
+) -> dict[str, Any]:
+    """A `seat_change` as it is logged and sent (protocol, section 4.3)."""
+    return {"type": "seat_change", "seat": seat, "change": change, "by": by, "text": text,
+            "at": iso_utc(at)}
+
+
 def computer_name(level: str) -> str:
     return f"Computer ({level})"
 
@@ -232,11 +248,16 @@ async def stand_in(
     seat: int,
     live: LiveMatch,
     facts: SeatFacts,
-) -> Match:
+) -> tuple[Match, dict[str, Any]]:
     """Another seated person lets a computer play for `seat`: she is away and it is her turn,
-    or her turn timer ran out."""
+    or her turn timer ran out. Returns the match and the logged change."""
     now = _now()
     player_id = player.id
+    absent = live.names[seat] if 0 <= seat < len(live.names) else "a player"
+    told = seat_change(
+        seat, "stand_in", player.name,
+        f"{player.name} let the computer play for {absent} until she is back.", now,
+    )
 
     def decide(match: Match) -> dict[str, Any] | None:
         if match.status != "active":
@@ -270,9 +291,11 @@ async def stand_in(
             "level": STAND_IN_LEVEL, "by": player_id, "since": iso_utc(now),
             "version": live.version,
         }
-        return {"stand_ins": stand_ins, "has_computer": True}
+        return {
+            "stand_ins": stand_ins, "has_computer": True, "seat_changes": _logged(match, told),
+        }
 
-    return await change_lobby(session, match_id, decide)
+    return await change_lobby(session, match_id, decide), told
 
 
 @dataclass(frozen=True)
@@ -280,9 +303,12 @@ class Return:
     seat: int
     moves: int
     since: str
+    told: dict[str, Any]
 
 
-async def come_back(session: AsyncSession, *, match_id: str, player_id: str) -> Return | None:
+async def come_back(
+    session: AsyncSession, *, match_id: str, player_id: str, name: str
+) -> Return | None:
     """She is back: the computer playing for her stops. None when none was."""
     levels = await computer_levels(session, [await get_match(session, match_id=match_id)])
     found: dict[str, Any] = {}
@@ -295,10 +321,14 @@ async def come_back(session: AsyncSession, *, match_id: str, player_id: str) -> 
         entry = stand_ins.pop(str(seat), None)
         if entry is None:
             return None
-        found.update(seat=seat, entry=entry)
+        told = seat_change(
+            seat, "returned", None, f"{name} is back and plays her own seat again.", _now()
+        )
+        found.update(seat=seat, entry=entry, told=told)
         return {
             "stand_ins": stand_ins or None,
             "has_computer": _has_computer(list(match.seats), levels, stand_ins),
+            "seat_changes": _logged(match, told),
         }
 
     await change_lobby(session, match_id, decide)
@@ -311,7 +341,9 @@ async def come_back(session: AsyncSession, *, match_id: str, player_id: str) -> 
             Move.seq > int(entry.get("version", 0)),
         )
     )
-    return Return(seat=seat, moves=int(moves or 0), since=str(entry.get("since")))
+    return Return(
+        seat=seat, moves=int(moves or 0), since=str(entry.get("since")), told=found["told"]
+    )
 
 
 async def claim_win(
@@ -345,7 +377,14 @@ async def claim_win(
             "details": {"claimed": True, "away": other},
         }
         claimed.update(outcome)
-        return {"status": "finished", "outcome": outcome, "finished_at": now}
+        told = seat_change(
+            other, "claimed", player.name,
+            f"{player.name} claimed the win: the other player stayed away.", now,
+        )
+        return {
+            "status": "finished", "outcome": outcome, "finished_at": now,
+            "seat_changes": _logged(match, told),
+        }
 
     match = await change_lobby(session, match_id, decide)
     return match, claimed

@@ -21,6 +21,7 @@ def upgrade() -> None:
     with op.batch_alter_table("matches", schema=None) as batch_op:
         batch_op.add_column(sa.Column("turn_timer", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("stand_ins", sa.JSON(), nullable=True))
+        batch_op.add_column(sa.Column("seat_changes", sa.JSON(), nullable=True))
         batch_op.add_column(
             sa.Column("has_computer", sa.Boolean(), nullable=False, server_default=sa.false())
         )
@@ -41,6 +42,7 @@ def downgrade() -> None:
     with op.batch_alter_table("matches", schema=None) as batch_op:
         batch_op.drop_index("ix_matches_status_has_computer")
         batch_op.drop_column("has_computer")
+        batch_op.drop_column("seat_changes")
         batch_op.drop_column("stand_ins")
         batch_op.drop_column("turn_timer")
     with op.batch_alter_table("players", schema=None) as batch_op:

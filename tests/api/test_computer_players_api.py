@@ -185,8 +185,11 @@ async def test_an_absent_friend_gets_a_stand_in_and_her_seat_back(
                 summary = (await client.get(f"/api/matches/{match_id}")).json()
                 assert summary["seats"][2]["stand_in"] is None
                 assert summary["seats"][2]["away_since"] is None
-        log = (await client.get(f"/api/matches/{match_id}/log")).json()["moves"]
-        assert any(m["bot"] and m["seat"] == 2 for m in log)
+        log = (await client.get(f"/api/matches/{match_id}/log")).json()
+        assert any(m["bot"] and m["seat"] == 2 for m in log["moves"])
+        assert [(c["seat"], c["change"], c["by"]) for c in log["seat_changes"]] == [
+            (2, "stand_in", "Ada"), (2, "returned", None)
+        ]
 
 
 async def test_two_players_may_claim_the_win_when_the_other_stays_away(

@@ -278,20 +278,12 @@ async def stand_in(
     if live is None or match.status != "active":
         raise ArcadeError("match_not_active", "This match is not being played.")
     facts = await _seat_facts(context, session, match)
-    match = await computers.stand_in(
+    match, told = await computers.stand_in(
         session, match_id=match_id, player=player, seat=seat, live=live, facts=facts
     )
     await session.commit()
     context.runtime.set_stand_ins(match_id, stand_ins_of(match.stand_ins))
-    absent = live.names[seat] if 0 <= seat < len(live.names) else "a player"
-    await context.notify(
-        match_id,
-        "seats",
-        frame={
-            "type": "seat_change", "seat": seat, "change": "stand_in", "by": player.name,
-            "text": f"{player.name} let the computer play for {absent} until she is back.",
-        },
-    )
+    await context.notify(match_id, "seats", frame=told)
     return await _summary(context, session, match, player.id)
 
 
@@ -318,16 +310,8 @@ async def claim_win(
             details=outcome["details"],
         ),
     )
-    absent = outcome["details"]["away"]
-    await context.notify(
-        match_id,
-        "seats",
-        claimed=True,
-        frame={
-            "type": "seat_change", "seat": absent, "change": "claimed", "by": player.name,
-            "text": f"{player.name} claimed the win: the other player stayed away.",
-        },
-    )
+    told = (match.seat_changes or [])[-1]
+    await context.notify(match_id, "seats", claimed=True, frame=told)
     return await _summary(context, session, match, player.id)
 
 
@@ -485,7 +469,9 @@ async def read_log(
     _: RecordReadLimit,
     watch: str | None = None,
 ) -> MatchLog:
-    """The moves so far with their events, as you may see them."""
+    """The moves so far with their events, as you may see them (`bot`: a computer made
+    it), and what happened to seats (`seat_changes`: a computer stood in, a player came
+    back, a win was claimed)."""
     match = await lobby.get_match(session, match_id=match_id)
     if not lobby.may_watch(match, player_id=player.id if player else None, watch=watch):
         raise ArcadeError("forbidden", "This match is private.")
@@ -507,7 +493,9 @@ async def read_log(
         if game.hidden_information and theirs:
             entry["move"] = {"type": entry["move"].get("type")}
         entries.append(entry)
-    return MatchLog.model_validate({"moves": entries})
+    return MatchLog.model_validate(
+        {"moves": entries, "seat_changes": list(match.seat_changes or [])}
+    )
 
 
 @router.get("/{match_id}/replay", responses=MATCH_CHANGE)
