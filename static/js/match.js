@@ -999,7 +999,7 @@ function onSeatChange(msg) {
   if (entry && msg.change === "returned") { entry.stand_in = null; entry.away_since = null; }
   if (typeof msg.text === "string" && msg.text) {
     toast(msg.text, { kind: msg.change === "returned" ? "ok" : "info", key: `seat_change|${msg.seat}`, timeout: 12000 });
-    addNotice(msg.text, msg.change);
+    addNotice(msg, socket?.version ?? 0);
   }
   renderPlayers();
   refreshSummary();
@@ -1117,15 +1117,44 @@ function playedByComputer(events) {
   return Boolean(extra.bot || extra.standIn);
 }
 
-/** A line in the log that is not a move (a computer took a seat, she came back). */
-function addNotice(text, change) {
-  const seq = socket?.version ?? 0;
-  const item = h("li", { "data-testid": "log-notice", "data-seq": seq, "data-type": `seat_change:${change || ""}`, class: "fresh notice" },
+/**
+ * A line in the log that is not a move: a seat change (a computer took a seat, she came back,
+ * a win was claimed), from a live frame or from GET /log's `seat_changes`. It goes after the
+ * move `seq` it followed; each change is shown once however it arrived.
+ */
+const noticesSeen = new Set();
+function addNotice(change, seq) {
+  const key = change.at ? `${change.at}|${change.seat}|${change.change}` : null;
+  if (key && noticesSeen.has(key)) return;
+  if (key) noticesSeen.add(key);
+  const item = h("li", { "data-testid": "log-notice", "data-seq": seq, "data-type": `seat_change:${change.change || ""}`, class: "notice" },
     h("span", { class: "seq", "aria-hidden": "true" }, "★"),
-    h("span", { class: "text" }, text));
-  els.log.append(item);
+    h("span", { class: "text" }, change.text));
+  const after = [...els.log.children].find((li) => Number(li.dataset.seq) > seq);
+  els.log.insertBefore(item, after || null);
   while (els.log.children.length > MAX_LOG) els.log.firstElementChild.remove();
-  els.log.scrollTop = els.log.scrollHeight;
+  if (!after) els.log.scrollTop = els.log.scrollHeight;
+}
+
+/**
+ * The seat changes of GET /log, each after the move it followed: its `version` when the
+ * server gives one, else the last move of an earlier second. Some databases keep a move's
+ * time to the second only, and what follows a change (the computer's first move, her own
+ * after her return) tends to come within the same second, so a tie goes after the change.
+ */
+function addSeatChanges(changes, moves) {
+  const second = (iso) => Math.floor(Date.parse(iso) / 1000);
+  const timed = moves.filter((m) => m.at).map((m) => [second(m.at), m.seq]);
+  for (const change of changes || []) {
+    if (typeof change?.text !== "string") continue;
+    let seq = 0;
+    if (Number.isInteger(change.version)) seq = change.version;
+    else {
+      const at = second(change.at);
+      for (const [when, moveSeq] of timed) if (when < at && moveSeq > seq) seq = moveSeq;
+    }
+    addNotice(change, seq);
+  }
 }
 
 // The log may fill (from the REST log) before the game's renderer has loaded and can say
@@ -1172,7 +1201,10 @@ function addManyToLog(moves) {
   }
   if (!items.length) return;
   const fresh = items.slice(-MAX_LOG).map(([seq, event, byBot]) => logEntry(seq, event, false, byBot));
-  const merged = [...els.log.children, ...fresh].sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq));
+  // A seat change noted after move n stays after that move's lines.
+  const notice = (li) => Number(li.classList.contains("notice"));
+  const merged = [...els.log.children, ...fresh]
+    .sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq) || notice(a) - notice(b));
   els.log.replaceChildren(...merged.slice(-MAX_LOG));
   els.log.scrollTop = els.log.scrollHeight;
 }
@@ -1186,6 +1218,7 @@ async function loadLog(upTo) {
   try {
     const data = await api("GET", withWatch(`/matches/${encodeURIComponent(matchId)}/log`, watchToken));
     addManyToLog(data.moves || []);
+    addSeatChanges(data.seat_changes, data.moves || []);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) setTimeout(() => loadLog(upTo), 3000);
   } finally {

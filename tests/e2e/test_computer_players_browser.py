@@ -242,6 +242,11 @@ def test_the_others_let_the_computer_play_for_an_absent_friend_until_she_returns
         expect(page.get_by_test_id("stand-in-note")).to_have_count(0)
         expect(player_row(page, 1)).to_have_attribute("data-away", "false")
         expect(player_row(page, 1)).to_have_attribute("data-stand-in", "false")
+    # Her log tells it too, from the server's record: once each, however it arrived.
+    notices = back.get_by_test_id("log-notice")
+    expect(notices).to_have_count(2)
+    expect(notices.first).to_contain_text("Ada let the computer play for Bea")
+    expect(notices.last).to_have_attribute("data-type", "seat_change:returned")
     back.screenshot(path=str(artifacts / "computer-players-welcome-back.png"), full_page=True)
     back.get_by_test_id("welcome-back-dismiss").click()
     expect(back.get_by_test_id("welcome-back")).to_be_hidden()
