@@ -124,7 +124,9 @@ class Search:
         )
         self.seats |= result.movers
         moves = result.moves + 1
-        if result.outcome is not None:
+        # Alone at the table, every end is a "win": the game's score says how good it was.
+        solo_scored = self.guided and len(self.seats) == 1
+        if result.outcome is not None and not solo_scored:
             arm.add_outcome(outcome_value(result.outcome, self.seat, self.seats, moves))
             return
         if not self.guided:
