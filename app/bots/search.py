@@ -56,11 +56,18 @@ class Search:
         self.scale = MarginScale()
         self.seats: set[int] = {seat}
         self.iterations = 0
+        self.started = time.perf_counter()
         self.guided = False
         self.arms: list[Arm] = []
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        """Past the deadline, or so near it that one more iteration of average length would
+        overrun it (a budget is a promise to the table, not a hint)."""
+        if self.deadline is None:
+            return False
+        now = time.perf_counter()
+        average = (now - self.started) / self.iterations if self.iterations else 0.0
+        return now + average >= self.deadline
 
     def run(self) -> Move:
         first = self.samples.sample()

@@ -20,11 +20,12 @@ from app.engine.registry import all_games
 
 GAMES = all_games()
 SMALL = {
-    "normal": Settings(iterations=6, depth=4, candidates=2, greedy=0.85, blunder=0.0),
-    "easy": Settings(iterations=3, depth=3, candidates=2, greedy=0.6, blunder=0.3),
+    "normal": Settings(iterations=4, depth=3, candidates=2, greedy=0.85, blunder=0.0),
+    "easy": Settings(iterations=2, depth=2, candidates=2, greedy=0.6, blunder=0.3),
 }
-CAPPED_MOVES = 3_000
-"""For games whose play may go on for ever with more than two players (Game docstring)."""
+CAPPED_MOVES = 600
+"""For games whose play may go on for ever with more than two players (Game docstring): the
+checks hold over this many moves."""
 MAX_MOVES = 20_000
 
 
