@@ -41,11 +41,12 @@ def _logged(match: Match, change: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def seat_change(
-    seat: int, change: str, by: str | None, text: str, at: datetime
+    seat: int, change: str, by: str | None, text: str, at: datetime, version: int
 ) -> dict[str, Any]:
-    """A `seat_change` as it is logged and sent (protocol, section 4.3)."""
+    """A `seat_change` as it is logged and sent (protocol, section 4.3); `version` is the
+    match's version when it happened."""
     return {"type": "seat_change", "seat": seat, "change": change, "by": by, "text": text,
-            "at": iso_utc(at)}
+            "at": iso_utc(at), "version": version}
 
 
 def computer_name(level: str) -> str:
@@ -257,6 +258,7 @@ async def stand_in(
     told = seat_change(
         seat, "stand_in", player.name,
         f"{player.name} let the computer play for {absent} until she is back.", now,
+        live.version,
     )
 
     def decide(match: Match) -> dict[str, Any] | None:
@@ -322,7 +324,8 @@ async def come_back(
         if entry is None:
             return None
         told = seat_change(
-            seat, "returned", None, f"{name} is back and plays her own seat again.", _now()
+            seat, "returned", None, f"{name} is back and plays her own seat again.", _now(),
+            match.version,
         )
         found.update(seat=seat, entry=entry, told=told)
         return {
@@ -380,6 +383,7 @@ async def claim_win(
         told = seat_change(
             other, "claimed", player.name,
             f"{player.name} claimed the win: the other player stayed away.", now,
+            match.version,
         )
         return {
             "status": "finished", "outcome": outcome, "finished_at": now,
