@@ -999,7 +999,7 @@ function onSeatChange(msg) {
   if (entry && msg.change === "returned") { entry.stand_in = null; entry.away_since = null; }
   if (typeof msg.text === "string" && msg.text) {
     toast(msg.text, { kind: msg.change === "returned" ? "ok" : "info", key: `seat_change|${msg.seat}`, timeout: 12000 });
-    addNotice(msg, socket?.version ?? 0);
+    addNotice(msg, Number.isInteger(msg.version) ? msg.version : socket?.version ?? 0);
   }
   renderPlayers();
   refreshSummary();
