@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Match, MatchSeat, Move, Player
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
-from app.services.matches import change_lobby, get_match
+from app.services.matches import change_lobby, get_match, seat_to_take
 from app.services.players import hash_token
 from app.services.replays import CLAIMED
 from app.timestamps import iso_utc
@@ -103,17 +103,7 @@ async def add_computer(
         if match.host_id != host_id:
             raise ArcadeError("forbidden", "Only the host can seat a computer player.")
         seats = list(match.seats)
-        wanted = seat
-        if wanted is None:
-            free = [i for i, p in enumerate(seats) if p is None]
-            if not free:
-                raise ArcadeError("conflict", "This match is full.")
-            wanted = free[0]
-        if not 0 <= wanted < len(seats):
-            raise ArcadeError("bad_request", f"Seat {wanted} does not exist in this match.")
-        if seats[wanted] is not None:
-            raise ArcadeError("conflict", f"Seat {wanted + 1} is taken.")
-        seats[wanted] = computer.id
+        seats[seat_to_take(seats, seat, computer.id)] = computer.id
         return {"seats": seats, "has_computer": True}
 
     return await change_lobby(session, match_id, decide)
