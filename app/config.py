@@ -101,7 +101,7 @@ class Settings(BaseSettings):
         default=1, ge=1, description="worker processes that search for computer players' moves"
     )
     bot_time_budget: float = Field(
-        default=0.8, gt=0, description="seconds a normal computer player searches at most"
+        default=0.7, gt=0, description="seconds a normal computer player searches at most"
     )
     bot_think_seconds: float = Field(
         default=0.8, ge=0,

@@ -9,9 +9,12 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.models import Match
 from app.engine.runtime import MatchRuntime
 from app.realtime.hub import Hub
 from app.realtime.presence import Presence
+from app.services import computers
+from app.services.computers import SeatFacts
 from app.services.record_check import RecordChecker
 
 if TYPE_CHECKING:
@@ -45,6 +48,16 @@ class AppContext:
         self.replay_cache.move_to_end(match_id)
         while len(self.replay_cache) > self.replay_cache_size:
             self.replay_cache.popitem(last=False)
+
+    async def seat_facts(self, session: AsyncSession, match: Match) -> SeatFacts:
+        """Computers, stand-ins and absences of a match's seats, as summaries show them."""
+        return await computers.seat_facts(
+            session,
+            match,
+            online=self.presence.online(match.id),
+            away_after=self.settings.away_after_seconds,
+            claim_after=self.settings.claim_win_after_seconds,
+        )
 
     async def notify(self, match_id: str, kind: str, **data: object) -> None:
         await self.hub.publish(match_channel(match_id), {"kind": kind, **data})

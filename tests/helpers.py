@@ -12,6 +12,21 @@ import jsonpatch
 import websockets
 
 
+async def update_match_row(database_url: str, match_id: str, **values: Any) -> None:
+    """Sets columns of a match row directly (a test's shortcut to a state it needs)."""
+    from sqlalchemy import update
+
+    from app.db.models import Match
+    from app.db.session import make_engine
+
+    engine = make_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(update(Match).where(Match.id == match_id).values(**values))
+    finally:
+        await engine.dispose()
+
+
 class Guest:
     def __init__(self, client: httpx.AsyncClient, name: str) -> None:
         self.client = client
@@ -140,10 +155,9 @@ async def play_turns(
 
 async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str, list[str]]:
     """Two guests and a started two-seat match, made through the services (no server)."""
+    from app.engine.fairness import seed_commitment
     from app.services.matches import create_match, join_match, start_match
     from app.services.players import create_player
-
-    from app.engine.fairness import seed_commitment
 
     ada, _ = await create_player(session, name="Ada")
     bob, _ = await create_player(session, name="Bob")

@@ -56,11 +56,18 @@ class Search:
         self.scale = MarginScale()
         self.seats: set[int] = {seat}
         self.iterations = 0
+        self.started = time.perf_counter()
         self.guided = False
         self.arms: list[Arm] = []
 
     def out_of_time(self) -> bool:
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        """Past the deadline, or so near it that one more iteration of average length would
+        overrun it (a budget is a promise to the table, not a hint)."""
+        if self.deadline is None:
+            return False
+        now = time.perf_counter()
+        average = (now - self.started) / self.iterations if self.iterations else 0.0
+        return now + average >= self.deadline
 
     def run(self) -> Move:
         first = self.samples.sample()
@@ -124,7 +131,9 @@ class Search:
         )
         self.seats |= result.movers
         moves = result.moves + 1
-        if result.outcome is not None:
+        # Alone at the table, every end is a "win": the game's score says how good it was.
+        solo_scored = self.guided and len(self.seats) == 1
+        if result.outcome is not None and not solo_scored:
             arm.add_outcome(outcome_value(result.outcome, self.seat, self.seats, moves))
             return
         if not self.guided:

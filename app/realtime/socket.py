@@ -60,17 +60,6 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await connection.serve()
 
 
-async def seat_facts(context: AppContext, session: Any, match: Match) -> computers.SeatFacts:
-    """Computers, stand-ins and absences of a match's seats, as summaries show them."""
-    return await computers.seat_facts(
-        session,
-        match,
-        online=context.presence.online(match.id),
-        away_after=context.settings.away_after_seconds,
-        claim_after=context.settings.claim_win_after_seconds,
-    )
-
-
 async def presence_frame(context: AppContext, match_id: str) -> str:
     """The presence frame of a match as this process sees it, once for all its connections;
     with each seat's computer player, stand-in and absence (read from the database, which
@@ -80,7 +69,7 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
     async with context.sessions() as session:
         match = await lobby.get_match(session, match_id=match_id)
         names = await lobby.player_names(session, [match])
-        facts = await seat_facts(context, session, match)
+        facts = await context.seat_facts(session, match)
     if live is not None:
         seats = [
             {"seat": i, "name": n, "online": p in online}
@@ -475,7 +464,7 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
-            facts = await seat_facts(self.context, session, match)
+            facts = await self.context.seat_facts(session, match)
         if not lobby.may_watch(match, player_id=self.player_id, watch=self.watch):
             # The match was made private: only its players and watch-link holders stay.
             self.error("forbidden", "This match is now private: ask a player for the watch link.")
@@ -522,7 +511,7 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=match_id)
             names = await lobby.player_names(session, [match])
-            facts = await seat_facts(self.context, session, match)
+            facts = await self.context.seat_facts(session, match)
         online = self.context.presence.online(match_id)
         summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
         computers.describe_seats(summary, match, facts)

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Match, MatchSeat, Move, Player
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
-from app.services.matches import change_lobby, get_match
+from app.services.matches import change_lobby, get_match, seat_to_take
 from app.services.players import hash_token
 from app.services.replays import CLAIMED
 from app.timestamps import iso_utc
@@ -41,11 +41,12 @@ def _logged(match: Match, change: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def seat_change(
-    seat: int, change: str, by: str | None, text: str, at: datetime
+    seat: int, change: str, by: str | None, text: str, at: datetime, version: int
 ) -> dict[str, Any]:
-    """A `seat_change` as it is logged and sent (protocol, section 4.3)."""
+    """A `seat_change` as it is logged and sent (protocol, section 4.3); `version` is the
+    match's version when it happened."""
     return {"type": "seat_change", "seat": seat, "change": change, "by": by, "text": text,
-            "at": iso_utc(at)}
+            "at": iso_utc(at), "version": version}
 
 
 def computer_name(level: str) -> str:
@@ -102,17 +103,7 @@ async def add_computer(
         if match.host_id != host_id:
             raise ArcadeError("forbidden", "Only the host can seat a computer player.")
         seats = list(match.seats)
-        wanted = seat
-        if wanted is None:
-            free = [i for i, p in enumerate(seats) if p is None]
-            if not free:
-                raise ArcadeError("conflict", "This match is full.")
-            wanted = free[0]
-        if not 0 <= wanted < len(seats):
-            raise ArcadeError("bad_request", f"Seat {wanted} does not exist in this match.")
-        if seats[wanted] is not None:
-            raise ArcadeError("conflict", f"Seat {wanted + 1} is taken.")
-        seats[wanted] = computer.id
+        seats[seat_to_take(seats, seat, computer.id)] = computer.id
         return {"seats": seats, "has_computer": True}
 
     return await change_lobby(session, match_id, decide)
@@ -257,6 +248,7 @@ async def stand_in(
     told = seat_change(
         seat, "stand_in", player.name,
         f"{player.name} let the computer play for {absent} until she is back.", now,
+        live.version,
     )
 
     def decide(match: Match) -> dict[str, Any] | None:
@@ -322,7 +314,8 @@ async def come_back(
         if entry is None:
             return None
         told = seat_change(
-            seat, "returned", None, f"{name} is back and plays her own seat again.", _now()
+            seat, "returned", None, f"{name} is back and plays her own seat again.", _now(),
+            match.version,
         )
         found.update(seat=seat, entry=entry, told=told)
         return {
@@ -380,6 +373,7 @@ async def claim_win(
         told = seat_change(
             other, "claimed", player.name,
             f"{player.name} claimed the win: the other player stayed away.", now,
+            match.version,
         )
         return {
             "status": "finished", "outcome": outcome, "finished_at": now,

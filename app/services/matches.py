@@ -239,6 +239,21 @@ def _nonces(match: Match) -> list[str | None]:
     return nonces + [None] * (len(match.seats) - len(nonces))
 
 
+def seat_to_take(seats: list[str | None], wanted: int | None, player_id: str) -> int:
+    """The seat `player_id` may take: `wanted`, or the first free one; refused when it does
+    not exist, is someone else's, or none is free."""
+    if wanted is None:
+        free = [i for i, p in enumerate(seats) if p is None]
+        if not free:
+            raise ArcadeError("conflict", "This match is full.")
+        wanted = free[0]
+    if not 0 <= wanted < len(seats):
+        raise ArcadeError("bad_request", f"Seat {wanted} does not exist in this match.")
+    if seats[wanted] not in (None, player_id):
+        raise ArcadeError("conflict", f"Seat {wanted + 1} is taken.")
+    return wanted
+
+
 async def join_match(
     session: AsyncSession,
     *,
@@ -258,18 +273,9 @@ async def join_match(
             )
         seats, nonces = list(match.seats), _nonces(match)
         wanted = seat
-        if wanted is None:
-            if player_id in seats:
-                wanted = seats.index(player_id)
-            else:
-                free = [i for i, p in enumerate(seats) if p is None]
-                if not free:
-                    raise ArcadeError("conflict", "This match is full.")
-                wanted = free[0]
-        if not 0 <= wanted < len(seats):
-            raise ArcadeError("bad_request", f"Seat {wanted} does not exist in this match.")
-        if seats[wanted] not in (None, player_id):
-            raise ArcadeError("conflict", f"Seat {wanted + 1} is taken.")
+        if wanted is None and player_id in seats:
+            wanted = seats.index(player_id)
+        wanted = seat_to_take(seats, wanted, player_id)
         if player_id in seats and seats[wanted] != player_id:  # moving to another seat
             old = seats.index(player_id)
             seats[old], nonces[old] = None, None

@@ -5,6 +5,7 @@
 
 import { api, ApiError, loadPlayer, serverTime, verifyPlayer } from "./api.js";
 import { clear, h, logoSvg } from "./ui.js";
+import { seatNameWithBadge } from "./seats.js";
 
 const PAGE = 20;
 
@@ -93,7 +94,7 @@ function row(summary) {
           const won = winners.has(s.seat);
           const you = player && s.player_id === player.id;
           return h("li", { class: `h-player${won ? " winner" : ""}`, "data-testid": won ? "history-winner" : "history-player" },
-            s.name || "?",
+            seatNameWithBadge(s),
             you ? h("span", { class: "muted" }, " (you)") : null,
             won ? h("span", { class: "crown", title: "winner" }, h("span", { "aria-hidden": "true" }, " ★"), h("span", { class: "visually-hidden" }, " (winner)")) : null,
           );

@@ -3,6 +3,7 @@
 import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
 import { askName, clear, clockTime, h, logoSvg, timeAgo, toast } from "./ui.js";
+import { botName, computerIcon, seatNameWithBadge } from "./seats.js";
 
 const OPEN_POLL_MS = 3000;
 const LIVE_POLL_MS = 15000;
@@ -215,7 +216,19 @@ els.editName.addEventListener("click", async () => {
 // ------------------------------------------------------------------ match lists
 function seatDots(summary) {
   return h("span", { class: "seat-dots", "aria-hidden": "true" },
-    summary.seats.map((s) => h("i", { class: s.player_id ? "taken" : "" })));
+    summary.seats.map((s) => h("i", { class: s.bot ? "taken bot" : s.player_id ? "taken" : "", title: s.bot ? botName(s.bot) : null })));
+}
+
+/** "Ada vs [monitor] Computer (normal)": who plays, a computer's seat marked as such. */
+function playerNames(summary) {
+  const seats = summary.seats.filter((s) => s.name || s.bot);
+  return seats.flatMap((s, i) => [i ? " vs " : null, s.bot ? seatNameWithBadge(s) : s.name]);
+}
+
+/** "· 1 computer": an open table's computer players, in its line. */
+function botCount(summary) {
+  const bots = summary.seats.filter((s) => s.bot).length;
+  return bots ? [" · ", h("span", { class: "bot-name", "data-testid": "bot-count" }, computerIcon(), `${bots} computer${bots === 1 ? "" : "s"}`)] : null;
 }
 
 function hostName(summary) {
@@ -264,9 +277,9 @@ function matchRow(summary, kind) {
   const activity = lastActivity(summary, kind);
   const closes = kind === "open" && mine ? closesWhen(summary) : null;
   const meta = kind === "open"
-    ? [seatDots(summary), `${taken}/${total} seats · host ${hostName(summary)}`,
+    ? [seatDots(summary), `${taken}/${total} seats · host ${hostName(summary)}`, botCount(summary),
       activity ? " · " : "", activity, closes ? " · " : "", closes]
-    : [summary.seats.map((s) => s.name).filter(Boolean).join(" vs "), started ? " · " : "", started,
+    : [playerNames(summary), started ? " · " : "", started,
       activity ? " · " : "", activity];
   return h("li", { class: "match-row", "data-testid": "match-row", "data-match-id": summary.id },
     h("div", {},

@@ -6,6 +6,7 @@ import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, newNonce, verify
 import { renderOptionsForm } from "./schema-form.js";
 import { MatchSocket } from "./socket.js";
 import { askName, clear, clockTime, copyText, fill, h, logoSvg, morph, toast } from "./ui.js";
+import { awayWords, botName, clockWords, computerBadge, computerIcon, durationWords, secondsSince, timerWords, TURN_TIMERS } from "./seats.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 // A private match's watch link carries ?watch=<token>: sent in hello and on REST reads.
@@ -27,6 +28,8 @@ const els = {
   diceHelpValues: $("dice-help-values"), inviteText: $("invite-text"),
   optionsPanel: $("options-panel"), optionsEditor: $("options-editor"), agreement: $("agreement"),
   endRow: $("end-match-row"), endMatch: $("end-match"),
+  turnTimerRow: $("turn-timer-row"), turnTimer: $("turn-timer"), turnTimerText: $("turn-timer-text"),
+  absence: $("absence"), welcomeBack: $("welcome-back"),
 };
 $("brand-logo").replaceWith(logoSvg());
 
@@ -125,7 +128,7 @@ function measureTableRoom() {
 }
 const tableRoomObserver = new ResizeObserver(measureTableRoom);
 for (const el of [document.querySelector(".site-header"), document.querySelector(".match-head"),
-  els.rematch, els.gameover, els.turn, els.moveError, els.game]) {
+  els.rematch, els.gameover, els.welcomeBack, els.absence, els.turn, els.moveError, els.game]) {
   if (el) tableRoomObserver.observe(el);
 }
 window.addEventListener("resize", measureTableRoom);
@@ -134,6 +137,7 @@ window.addEventListener("resize", measureTableRoom);
 function applySummary(next) {
   if (!next) return;
   summary = next;
+  summaryAt = performance.now();
   els.title.textContent = gameTitle();
   setStatusTag(state?.status === "finished" ? "finished" : summary.status);
   els.layout.hidden = false;
@@ -157,6 +161,7 @@ function applySummary(next) {
     }
   }
   renderSummaryExtras();
+  if (state) renderPlayers();
   updateDocumentTitle();
 }
 
@@ -166,11 +171,14 @@ function renderLobby() {
   const seated = summary.seats.some((s) => me && s.player_id === me);
   const taken = summary.seats.filter((s) => s.player_id).length;
   const isHost = Boolean(me && summary.host === me);
+  // Servers from before computer players (issue 15) say nothing of bots: no controls then.
+  const botsAvailable = summary.seats.some((s) => "bot" in s);
   // Merged, not rebuilt: a presence update or the socket's snapshot redraws the lobby, and a
   // button replaced between a tap's press and release loses the tap.
   const seatItems = summary.seats.map((seat) => {
     const mine = me && seat.player_id === me;
     const empty = !seat.player_id;
+    const bot = seat.bot || null;
     let action = null;
     if (empty && !seated) {
       action = h("button", { type: "button", class: "primary small", "data-testid": `take-seat-${seat.seat}`,
@@ -179,14 +187,19 @@ function renderLobby() {
       action = h("button", { type: "button", class: "danger small", "data-testid": "leave-seat",
         onclick: (e) => leaveSeat(e.currentTarget) }, "Leave");
     }
-    return h("li", { class: `seat-item${empty ? " empty" : ""}${mine ? " me" : ""}`, "data-testid": "seat", "data-key": seat.seat, "data-seat": seat.seat },
+    return h("li", { class: `seat-item${empty ? " empty" : ""}${mine ? " me" : ""}${bot ? " bot" : ""}`, "data-testid": "seat", "data-key": seat.seat, "data-seat": seat.seat, "data-bot": bot || "" },
       h("span", { class: "seat-no" }, `SEAT ${seat.seat + 1}`),
-      empty ? null : h("span", { class: `online-dot${isOnline(seat.seat) ? " on" : ""}`, title: isOnline(seat.seat) ? "online" : "offline",
+      empty || bot ? null : h("span", { class: `online-dot${isOnline(seat.seat) ? " on" : ""}`, title: isOnline(seat.seat) ? "online" : "offline",
         "aria-label": isOnline(seat.seat) ? "online" : "offline", role: "img" }),
-      h("span", { class: "seat-name" }, empty ? "Empty seat" : seat.name),
+      bot ? computerBadge() : null,
+      h("span", { class: "seat-name" }, empty ? "Empty seat" : bot ? (seat.name || botName(bot)) : seat.name),
       seat.player_id && seat.player_id === summary.host ? h("span", { class: "tag" }, "host") : null,
       mine ? h("span", { class: "tag" }, "you") : null,
       action,
+      isHost && botsAvailable && empty ? addBotControls(seat.seat) : null,
+      isHost && bot ? h("button", { type: "button", class: "ghost small", "data-testid": `remove-bot-${seat.seat}`,
+        "aria-label": `Remove the computer player from seat ${seat.seat + 1}`,
+        onclick: (e) => removeBot(seat.seat, e.currentTarget) }, "Remove") : null,
     );
   });
   morph(els.seatList, ...seatItems);
@@ -200,10 +213,16 @@ function renderLobby() {
   const waitingNames = listNames(waiting.map((seat) => summary.seats.find((s) => s.seat === seat)?.name || `seat ${seat + 1}`));
   const seatCount = `${taken} of ${summary.seats.length} seats taken`;
   let hint;
+  // Alone at the table, the host learns that computer players can fill the other seats.
+  const freeSeats = summary.seats.some((s) => !s.player_id);
+  const otherHumans = summary.seats.some((s) => s.player_id && s.player_id !== me && !s.bot);
+  const botTip = isHost && botsAvailable && freeSeats
+    ? (otherHumans ? " Or add a computer player to a free seat." : " Add a computer player to play alone, or invite friends.")
+    : "";
   if (isHost) {
-    if (!legal) hint = `${seatCount}: ${gameTitle()} needs at least ${min} players.`;
+    if (!legal) hint = `${seatCount}: ${gameTitle()} needs at least ${min} players.${botTip}`;
     else if (waiting.length) hint = `${seatCount}. Waiting for ${waitingNames} to accept your options.`;
-    else hint = `${seatCount}. Start when everyone is here.`;
+    else hint = `${seatCount}. Start when everyone is here.${botTip}`;
   } else if (seated && waiting.includes(mySeatNo)) {
     hint = ["You're in! ",
       h("a", { href: "#agreement", "data-testid": "hint-accept", onclick: goToAccept }, "Accept the host's options below"),
@@ -222,6 +241,7 @@ function renderLobby() {
   els.start.hidden = !isHost;
   els.privateRow.hidden = !isHost || summary.private === undefined;
   els.privateToggle.checked = Boolean(summary.private);
+  renderTurnTimer(isHost);
   els.start.disabled = !legal || waiting.length > 0;
   els.start.title = !legal ? `Needs ${min}–${max} players` : waiting.length ? "Everyone must accept the options first" : "";
   renderOptionsPanel(isHost, seated);
@@ -452,6 +472,85 @@ async function takeSeat(seat, button) {
   }
 }
 
+// ------------------------------------------------------------------ computer players in the lobby
+/**
+ * The host's "Add computer" on an empty seat, with its level. The button reads the level
+ * from the page when pressed: morph keeps the select the host changed, not the fresh copy.
+ */
+function addBotControls(seat) {
+  const select = h("select", { "data-testid": `bot-level-${seat}`, "data-key": `bot-level-${seat}`,
+    "aria-label": `Computer level for seat ${seat + 1}` },
+  h("option", { value: "easy" }, "Easy"),
+  h("option", { value: "normal", selected: true }, "Normal"));
+  return h("span", { class: "bot-add", "data-testid": `bot-add-${seat}`, "data-key": `bot-add-${seat}` },
+    select,
+    h("button", { type: "button", class: "small", "data-testid": `add-bot-${seat}`,
+      "aria-label": `Add a computer player to seat ${seat + 1}`,
+      onclick: (e) => addBot(seat, e.currentTarget) }, computerIcon(), "Add computer"));
+}
+
+async function addBot(seat, button) {
+  const level = els.seatList.querySelector(`[data-testid="bot-level-${seat}"]`)?.value || "normal";
+  button.disabled = true;
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/bots`, { level, seat }));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not add a computer player", key: refusalKey("bots", error) });
+    refreshSummary();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function removeBot(seat, button) {
+  button.disabled = true;
+  try {
+    applySummary(await api("DELETE", `/matches/${encodeURIComponent(matchId)}/bots/${seat}`));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not remove the computer player", key: refusalKey("bots", error) });
+    refreshSummary();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// The turn timer: the host picks it (saved at once), the others read it.
+for (const [seconds, words] of TURN_TIMERS) {
+  els.turnTimer.append(h("option", { value: seconds === null ? "" : String(seconds) }, words));
+}
+let turnTimerSaving = false;
+
+function renderTurnTimer(isHost) {
+  const known = summary && "turn_timer" in summary;
+  els.turnTimerRow.hidden = !known || !isHost;
+  els.turnTimerText.hidden = !known || isHost;
+  if (!known) return;
+  const value = summary.turn_timer ?? null;
+  if (!turnTimerSaving) els.turnTimer.value = value === null ? "" : String(value);
+  els.turnTimerText.textContent = value === null
+    ? "No turn timer."
+    : `Turn timer: ${timerWords(value)} per turn.`;
+}
+
+els.turnTimer.addEventListener("change", async () => {
+  const raw = els.turnTimer.value;
+  const want = raw === "" ? null : Number(raw);
+  // While the save is in flight, a lobby frame must not put the old value back in the select.
+  turnTimerSaving = true;
+  els.turnTimer.disabled = true;
+  let saved = null;
+  try {
+    saved = await api("PATCH", `/matches/${encodeURIComponent(matchId)}`, { turn_timer: want });
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not set the turn timer", key: refusalKey("timer", error) });
+  } finally {
+    turnTimerSaving = false;
+    els.turnTimer.disabled = false;
+  }
+  if (saved) applySummary(saved);
+  else refreshSummary();
+});
+
 function showAbandoned() {
   els.turn.hidden = false;
   els.turn.dataset.mine = "false";
@@ -621,18 +720,22 @@ function defaultTurn(s) {
 }
 
 // A question put to other seats (a Versus challenge, a loan) has a deadline: past it, the
-// server answers for whoever is silent. The banner counts the seconds down.
+// server answers for whoever is silent. A lobby's turn timer gives the seat(s) to move a
+// deadline too (`turn_deadline`). The banner counts the seconds down.
 let countdownTimer = null;
-function renderCountdown(clock) {
+function renderCountdown(clock, deadline) {
   clearInterval(countdownTimer);
   countdownTimer = null;
-  const deadline = state?.deadline;
   if (!clock || !deadline) return;
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    clock.textContent = `${left} s`;
+    clock.textContent = clockWords(left);
     clock.dataset.urgent = String(left <= 5);
-    if (!left) { clearInterval(countdownTimer); countdownTimer = null; }
+    if (!left) {
+      clearInterval(countdownTimer);
+      countdownTimer = null;
+      renderAbsence(); // an away player's time ran out: the others may let the computer play
+    }
   };
   tick();
   countdownTimer = setInterval(tick, 250);
@@ -647,16 +750,19 @@ function renderTurn() {
   els.turn.hidden = !d;
   if (!d) { els.turn.dataset.mine = "false"; renderCountdown(null); return; }
   els.turn.dataset.mine = String(Boolean(d.mine));
+  // A question's own deadline comes first: it is the nearer one while it is asked.
   const clock = state.deadline
     ? h("span", { class: "b-clock", "data-testid": "countdown", title: "Time left to answer; silence counts as no" })
-    : null;
+    : state.turn_deadline
+      ? h("span", { class: "b-clock", "data-testid": "turn-countdown", title: "Time left for this turn (the turn timer)" })
+      : null;
   fill(els.turn,
     d.color && !d.mine ? h("span", { class: "swatch", style: { background: d.color }, "aria-hidden": "true" }) : null,
     h("span", { class: "b-title", "data-testid": "turn-title" }, d.title),
     clock,
     d.detail ? h("span", { class: "b-detail" }, d.detail) : null,
   );
-  renderCountdown(clock);
+  renderCountdown(clock, state.deadline || state.turn_deadline);
 }
 
 function renderGameOver() {
@@ -690,9 +796,17 @@ function renderGameOver() {
       h("a", { class: "button small", href: withWatch(`/replay/${encodeURIComponent(matchId)}`, summary?.private ? watchToken : null), "data-testid": "watch-replay" }, "Watch replay"),
       h("a", { class: "button small ghost-link", href: "/" }, "New match"),
     ),
-    h("span", { class: "b-detail" }, [outcome.reason, scores].filter(Boolean).join(" · ")),
+    h("span", { class: "b-detail" }, [outcomeReason(outcome), scores].filter(Boolean).join(" · ")),
     seated && gameMeta()?.record_order ? personalBest(outcome) : null,
   );
+}
+
+/** The outcome's reason in words; a claimed win says why it was claimed. */
+function outcomeReason(outcome) {
+  if (outcome.reason !== "claimed" && !outcome.details?.claimed) return outcome.reason;
+  const winner = (outcome.winners || [])[0];
+  return winner === undefined ? "won by claim: the opponent was away"
+    : `${seatLabel(winner)} claimed the win: the opponent was away`;
 }
 
 // Games that keep records (Tactrics Solitary: fewest rotations) show your best beside the
@@ -718,21 +832,189 @@ function renderPlayers() {
   const seats = state?.seats || [];
   const active = state?.active_seats || [];
   const finished = state?.status === "finished";
+  const playing = state?.status === "active" && !state?.outcome;
+  const now = Date.now();
   // morph: each presence message redraws the rows, and a row replaced under someone's
   // pointer (or a test measuring it) is gone for a moment.
-  morph(els.players, seats.map((seat) => {
+  morph(els.players, seats.flatMap((seat) => {
     const info = seatInfo(seat.seat);
     const online = isOnline(seat.seat);
-    return h("li", { "data-testid": "player", "data-seat": seat.seat, "data-key": `seat-${seat.seat}` },
-      h("span", { class: `online-dot${online ? " on" : ""}`, role: "img", "aria-label": online ? "online" : "offline", title: online ? "online" : "offline" }),
+    const extra = seatExtras(seat.seat);
+    const away = playing && !extra.bot && extra.awaySince;
+    const row = h("li", { "data-testid": "player", "data-seat": seat.seat, "data-key": `seat-${seat.seat}`, "data-bot": extra.bot || "",
+      "data-away": away ? "true" : "false", "data-stand-in": extra.standIn ? "true" : "false" },
+      extra.bot
+        ? h("span", { class: "bot-dot", role: "img", "aria-label": "computer player", title: "computer player" }, computerIcon())
+        : h("span", { class: `online-dot${online ? " on" : ""}`, role: "img", "aria-label": online ? "online" : "offline", title: online ? "online" : "offline" }),
       h("span", { class: "swatch", style: { background: info.color, width: "12px", height: "12px", borderRadius: "3px", display: "inline-block" }, "aria-hidden": "true" }),
       // A long name is cut short with an ellipsis; the title has it whole.
       h("span", { class: "p-name", title: `${info.label}: ${seat.name || "?"}` }, `${info.label}: ${seat.name || "?"}`, seat.seat === state.you ? " (you)" : ""),
+      away ? h("span", { class: "p-away", "data-testid": "away", title: `no connection since ${clockTime(extra.awaySince)}` }, awayWords(extra.awaySince, now)) : null,
       !finished && active.includes(seat.seat) ? h("span", { class: "to-move" }, "to move") : null,
     );
+    const note = playing && extra.standIn
+      ? h("li", { class: "p-note", "data-testid": "stand-in-note", "data-seat": seat.seat, "data-key": `note-${seat.seat}` },
+        computerIcon(), `computer playing for ${seat.name || seatName(seat.seat)}`)
+      : null;
+    return [row, note];
   }));
   const watching = presence?.spectators ?? 0;
   els.spectators.textContent = watching ? `${watching} watching` : "";
+  renderAbsence();
+}
+
+// ------------------------------------------------------------------ absent friends
+// A seat whose sockets have all been gone for the server's grace period is away (issue 15):
+// the others see for how long, may let the computer play for her when it is her turn, and in
+// a two-player match may claim the win once she has been away `absence.claim_after` seconds.
+// What a seat is (a computer's, away, stood in for) comes in presence frames and in lobby
+// summaries; whichever arrived last is the one believed.
+let presenceAt = 0;
+let summaryAt = 0;
+let absenceTimer = null;
+
+function seatExtras(seat) {
+  const fromPresence = presence?.seats?.find((s) => s.seat === seat);
+  const fromSummary = summary?.seats?.find((s) => s.seat === seat);
+  const sources = presenceAt >= summaryAt ? [fromPresence, fromSummary] : [fromSummary, fromPresence];
+  const pick = (key) => {
+    for (const source of sources) if (source && key in source) return source[key] ?? null;
+    return null;
+  };
+  const fromState = state?.seats?.find((s) => s.seat === seat);
+  return { bot: pick("bot") || fromState?.bot || null, standIn: pick("stand_in"), awaySince: pick("away_since") };
+}
+
+/** I am a person seated at this table (not a watcher). */
+function seatedHuman() {
+  return Boolean(state) && state.you !== null && state.you !== undefined && !seatExtras(state.you).bot;
+}
+
+function claimAfter() {
+  return Number(summary?.absence?.claim_after ?? 120);
+}
+
+function renderAbsence() {
+  const playing = Boolean(state) && state.status === "active" && !state.outcome && summary?.status !== "abandoned";
+  const seats = playing ? state.seats || [] : [];
+  const active = state?.active_seats || [];
+  const me = state?.you ?? null;
+  const canAct = seatedHuman();
+  const now = Date.now();
+  const lines = [];
+  let ticking = false;
+  for (const seat of seats) {
+    const extra = seatExtras(seat.seat);
+    if (extra.bot) continue;
+    const name = seat.name || seatName(seat.seat);
+    if (seat.seat === me) {
+      // Her turn timer ran out while she was here and someone let the computer play for her:
+      // a new hello gives her seat back at once.
+      if (extra.standIn) {
+        lines.push(h("div", { class: "absent-line", "data-testid": "stand-in-mine", "data-key": "stand-in-mine" },
+          computerIcon(), h("span", { class: "b-title" }, "The computer is playing for you"),
+          h("span", { class: "b-actions" }, h("button", { type: "button", class: "primary", "data-testid": "take-seat-back",
+            onclick: () => socket?.reconnect() }, "Play my seat again"))));
+      }
+      continue;
+    }
+    if (extra.standIn) {
+      lines.push(h("p", { class: "absent-line", "data-testid": "stand-in-line", "data-seat": seat.seat, "data-key": `stand-in-${seat.seat}` },
+        computerIcon(), h("span", { class: "b-title" }, `computer playing for ${name}`),
+        h("span", { class: "b-detail" }, `until ${name} comes back.`)));
+      continue;
+    }
+    const herTurn = active.includes(seat.seat);
+    const ranOut = herTurn && Boolean(state.turn_deadline) && now >= state.turn_deadline;
+    if (!extra.awaySince && !ranOut) continue;
+    const away = extra.awaySince ? secondsSince(extra.awaySince, now) : null;
+    if (away !== null) ticking = true;
+    const twoPlayer = seats.length === 2;
+    const claimIn = away === null ? null : claimAfter() - away;
+    const actions = [];
+    if (canAct && herTurn) {
+      actions.push(h("button", { type: "button", class: "primary", "data-testid": `stand-in-${seat.seat}`,
+        onclick: (e) => standIn(seat.seat, e.currentTarget) }, computerIcon(), `Let the computer play for ${name}`));
+    }
+    if (canAct && twoPlayer && claimIn !== null && claimIn <= 0) {
+      actions.push(h("button", { type: "button", class: "danger", "data-testid": "claim-win",
+        onclick: (e) => claimWin(name, e.currentTarget) }, "Claim the win"));
+    }
+    let detail = null;
+    if (canAct && !herTurn) detail = `When it is ${name}'s turn you can let the computer play for ${name}.`;
+    if (canAct && twoPlayer && claimIn !== null && claimIn > 0) {
+      detail = `${detail ? `${detail} ` : ""}If ${name} is still away in ${clockWords(claimIn)}, you can claim the win.`;
+    } else if (canAct && twoPlayer && claimIn !== null) {
+      detail = "Or wait for them, or end the match for nobody (End match… in the players panel).";
+    }
+    const title = away !== null ? `${name} has been away for ${durationWords(away)}` : `${name}'s time for this turn ran out`;
+    lines.push(h("div", { class: "absent-line", "data-testid": "absent-seat", "data-seat": seat.seat, "data-key": `away-${seat.seat}` },
+      h("span", { class: "b-title", "data-testid": "absent-text" }, title),
+      actions.length ? h("span", { class: "b-actions" }, actions) : null,
+      detail ? h("span", { class: "b-detail" }, detail) : null));
+  }
+  els.absence.hidden = !lines.length;
+  morph(els.absence, lines);
+  // The minutes count on, and Claim the win appears when its time comes: a tick while away.
+  if (ticking && !absenceTimer) absenceTimer = setInterval(renderPlayers, 1000);
+  if (!ticking && absenceTimer) { clearInterval(absenceTimer); absenceTimer = null; }
+}
+
+async function standIn(seat, button) {
+  button.disabled = true;
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/seats/${seat}/stand-in`, {}));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "The computer cannot take that seat", key: refusalKey("stand-in", error) });
+    refreshSummary();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function claimWin(name, button) {
+  const sure = await confirmDialog({
+    name: "claim",
+    title: "Claim the win?",
+    text: `${name} has been away for a while. The match ends now and you are recorded as its winner.`,
+    cancel: "Keep waiting",
+    confirm: "Claim the win",
+  });
+  if (!sure) return;
+  button.disabled = true;
+  try {
+    applySummary(await api("POST", `/matches/${encodeURIComponent(matchId)}/claim-win`, {}));
+  } catch (error) {
+    toast(error.message, { kind: "error", title: "Could not claim the win", key: refusalKey("claim", error) });
+    refreshSummary();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** A seat changed hands (a computer stands in, she is back, a win claimed): said to everyone. */
+function onSeatChange(msg) {
+  const entry = presence?.seats?.find((s) => s.seat === msg.seat);
+  if (entry && msg.change === "stand_in") entry.stand_in = entry.stand_in || "normal";
+  if (entry && msg.change === "returned") { entry.stand_in = null; entry.away_since = null; }
+  if (typeof msg.text === "string" && msg.text) {
+    toast(msg.text, { kind: msg.change === "returned" ? "ok" : "info", key: `seat_change|${msg.seat}`, timeout: 12000 });
+    addNotice(msg, Number.isInteger(msg.version) ? msg.version : socket?.version ?? 0);
+  }
+  renderPlayers();
+  refreshSummary();
+}
+
+/** To her alone, back at the table: what the computer did meanwhile. Stays until read. */
+function onWelcomeBack(msg) {
+  els.welcomeBack.hidden = false;
+  fill(els.welcomeBack,
+    h("span", { class: "b-title" }, "Your seat is yours again"),
+    h("span", { class: "b-actions" },
+      h("button", { type: "button", class: "small", "data-testid": "welcome-back-dismiss",
+        onclick: () => { els.welcomeBack.hidden = true; } }, "Got it")),
+    h("span", { class: "b-detail", "data-testid": "welcome-back-text" }, msg.text || "You have your seat back."),
+  );
 }
 
 // ------------------------------------------------------------------ ending a match
@@ -810,14 +1092,69 @@ function submit(move) {
 }
 
 // ------------------------------------------------------------------ event log
-function logEntry(seq, event, fresh) {
+function logEntry(seq, event, fresh, byBot = false) {
   const seat = event.seat ?? null;
   const info = seat !== null ? seatInfo(seat) : null;
-  return h("li", { "data-testid": "log-entry", "data-seq": seq, "data-type": event.type || "", class: fresh ? "fresh" : "" },
+  return h("li", { "data-testid": "log-entry", "data-seq": seq, "data-type": event.type || "", class: fresh ? "fresh" : "",
+    "data-bot": byBot ? "true" : null },
     h("span", { class: "seq", "aria-hidden": "true" }, `#${seq}`),
     info ? h("span", { class: "swatch", "data-seat": seat, style: { background: info.color }, "aria-hidden": "true" }) : null,
+    // An image with a label, not hidden text: an absolutely placed span in the scrolling log
+    // would reach below it and lengthen the page.
+    byBot ? h("span", { class: "log-bot", role: "img", "aria-label": "played by the computer", title: "played by the computer" }, computerIcon()) : null,
     h("span", { class: "text" }, event.text || describeEvent(event)),
   );
+}
+
+/**
+ * A live move was the computer's when its seat is a computer player's or a computer stands in
+ * for it (the REST log says so itself: `bot: true`).
+ */
+function playedByComputer(events) {
+  const seat = events.find((e) => e.seat !== undefined && e.seat !== null)?.seat;
+  if (seat === undefined) return false;
+  const extra = seatExtras(seat);
+  return Boolean(extra.bot || extra.standIn);
+}
+
+/**
+ * A line in the log that is not a move: a seat change (a computer took a seat, she came back,
+ * a win was claimed), from a live frame or from GET /log's `seat_changes`. It goes after the
+ * move `seq` it followed; each change is shown once however it arrived.
+ */
+const noticesSeen = new Set();
+function addNotice(change, seq) {
+  const key = change.at ? `${change.at}|${change.seat}|${change.change}` : null;
+  if (key && noticesSeen.has(key)) return;
+  if (key) noticesSeen.add(key);
+  const item = h("li", { "data-testid": "log-notice", "data-seq": seq, "data-type": `seat_change:${change.change || ""}`, class: "notice" },
+    h("span", { class: "seq", "aria-hidden": "true" }, "★"),
+    h("span", { class: "text" }, change.text));
+  const after = [...els.log.children].find((li) => Number(li.dataset.seq) > seq);
+  els.log.insertBefore(item, after || null);
+  while (els.log.children.length > MAX_LOG) els.log.firstElementChild.remove();
+  if (!after) els.log.scrollTop = els.log.scrollHeight;
+}
+
+/**
+ * The seat changes of GET /log, each after the move it followed: its `version` when the
+ * server gives one, else the last move of an earlier second. Some databases keep a move's
+ * time to the second only, and what follows a change (the computer's first move, her own
+ * after her return) tends to come within the same second, so a tie goes after the change.
+ */
+function addSeatChanges(changes, moves) {
+  const second = (iso) => Math.floor(Date.parse(iso) / 1000);
+  const timed = moves.filter((m) => m.at).map((m) => [second(m.at), m.seq]);
+  for (const change of changes || []) {
+    if (typeof change?.text !== "string") continue;
+    let seq = 0;
+    if (Number.isInteger(change.version)) seq = change.version;
+    else {
+      const at = second(change.at);
+      for (const [when, moveSeq] of timed) if (when < at && moveSeq > seq) seq = moveSeq;
+    }
+    addNotice(change, seq);
+  }
 }
 
 // The log may fill (from the REST log) before the game's renderer has loaded and can say
@@ -841,7 +1178,8 @@ function addToLog(seq, events, { fresh = false } = {}) {
   const list = events && events.length ? events : [];
   if (!list.length) return;
   const nearBottom = els.log.scrollHeight - els.log.scrollTop - els.log.clientHeight < 40;
-  const items = list.map((event) => logEntry(seq, event, fresh));
+  const byBot = fresh && playedByComputer(list);
+  const items = list.map((event) => logEntry(seq, event, fresh, byBot));
   // Keep the log ordered by version even when history arrives after live patches.
   const after = [...els.log.children].find((li) => Number(li.dataset.seq) > seq);
   for (const item of items) els.log.insertBefore(item, after || null);
@@ -859,11 +1197,14 @@ function addManyToLog(moves) {
   for (const move of moves) {
     if (loggedSeqs.has(move.seq)) continue;
     loggedSeqs.add(move.seq);
-    for (const event of move.events || []) items.push([move.seq, event]);
+    for (const event of move.events || []) items.push([move.seq, event, Boolean(move.bot)]);
   }
   if (!items.length) return;
-  const fresh = items.slice(-MAX_LOG).map(([seq, event]) => logEntry(seq, event, false));
-  const merged = [...els.log.children, ...fresh].sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq));
+  const fresh = items.slice(-MAX_LOG).map(([seq, event, byBot]) => logEntry(seq, event, false, byBot));
+  // A seat change noted after move n stays after that move's lines.
+  const notice = (li) => Number(li.classList.contains("notice"));
+  const merged = [...els.log.children, ...fresh]
+    .sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq) || notice(a) - notice(b));
   els.log.replaceChildren(...merged.slice(-MAX_LOG));
   els.log.scrollTop = els.log.scrollHeight;
 }
@@ -877,6 +1218,7 @@ async function loadLog(upTo) {
   try {
     const data = await api("GET", withWatch(`/matches/${encodeURIComponent(matchId)}/log`, watchToken));
     addManyToLog(data.moves || []);
+    addSeatChanges(data.seat_changes, data.moves || []);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) setTimeout(() => loadLog(upTo), 3000);
   } finally {
@@ -1176,14 +1518,17 @@ els.copyWatch.addEventListener("click", async () => {
 els.watchLink.addEventListener("focus", () => els.watchLink.select());
 
 /**
- * The page's socket: MatchSocket plus two things from docs/replays.md that socket.js does
- * not know yet: the watch token in every hello, and the `rematch` message.
+ * The page's socket: MatchSocket plus what socket.js does not know yet: the watch token in
+ * every hello and the `rematch` message (docs/replays.md), and the `seat_change` and
+ * `welcome_back` messages of computer players standing in for absent friends.
  */
 class MatchChannel extends MatchSocket {
-  constructor(id, { watch = null, onRematch, ...options } = {}) {
+  constructor(id, { watch = null, onRematch, onSeatChange, onWelcomeBack, ...options } = {}) {
     super(id, options);
     this.watch = watch;
     this.onRematch = onRematch;
+    this.onSeatChange = onSeatChange;
+    this.onWelcomeBack = onWelcomeBack;
   }
 
   connect() {
@@ -1214,6 +1559,14 @@ class MatchChannel extends MatchSocket {
       this.onRematch?.(msg.match);
       return;
     }
+    if (msg?.type === "seat_change") {
+      this.onSeatChange?.(msg);
+      return;
+    }
+    if (msg?.type === "welcome_back") {
+      this.onWelcomeBack?.(msg);
+      return;
+    }
     super._handle(msg);
   }
 }
@@ -1232,6 +1585,8 @@ function connect() {
   socket = new MatchChannel(matchId, {
     watch: watchToken,
     onRematch: showRematch,
+    onSeatChange,
+    onWelcomeBack,
     guest: player?.id || null,
     onStatus,
     onLobby: (match) => applySummary(match),
@@ -1248,6 +1603,7 @@ function connect() {
     },
     onPresence: (msg) => {
       presence = msg;
+      presenceAt = performance.now();
       chatLive = true;
       if (summary?.status === "open" && !state) renderLobby();
       else renderPlayers();

@@ -13,12 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import update
 
-from app.db.models import Match
-from app.db.session import make_engine
 from tests.conftest import LiveServer
-from tests.helpers import Guest, Viewer, guests
+from tests.helpers import Guest, Viewer, guests, update_match_row
 
 QUICK = {"bot_think_seconds": 0.0, "bot_time_budget": 0.2, "bot_sweep_seconds": 0.5}
 ABSENCE = {**QUICK, "away_after_seconds": 1, "claim_win_after_seconds": 1}
@@ -104,15 +101,6 @@ async def test_one_person_plays_against_a_computer_whose_moves_are_logged_as_suc
     assert len([m for m in log if m["bot"]]) >= 3
 
 
-async def _set(database_url: str, match_id: str, **values: Any) -> None:
-    engine = make_engine(database_url)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(update(Match).where(Match.id == match_id).values(**values))
-    finally:
-        await engine.dispose()
-
-
 async def test_a_rematch_keeps_the_computer_players_and_the_turn_timer(
     quick_server: LiveServer,
 ) -> None:
@@ -130,7 +118,7 @@ async def test_a_rematch_keeps_the_computer_players_and_the_turn_timer(
         )
         assert timer.json()["turn_timer"] == 120
         await ada.post(f"/api/matches/{match_id}/start")
-        await _set(quick_server.database_url, match_id, status="finished",
+        await update_match_row(quick_server.database_url, match_id, status="finished",
                    outcome={"winners": [0], "reason": "test", "scores": None, "details": {}})
         again = (await bob.post(f"/api/matches/{match_id}/rematch")).json()
     assert [s["bot"] for s in again["seats"]].count("easy") == 1

@@ -13,20 +13,11 @@ from sqlalchemy import update
 from app.db.models import Match
 from app.db.session import make_engine
 from tests.conftest import LiveServer
-from tests.helpers import Viewer, guests, started_match
+from tests.helpers import Viewer, guests, started_match, update_match_row
 
 
 async def _untouched_for(database_url: str, match_id: str, ago: timedelta) -> None:
-    engine = make_engine(database_url)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(
-                update(Match)
-                .where(Match.id == match_id)
-                .values(last_activity_at=datetime.now(UTC) - ago)
-            )
-    finally:
-        await engine.dispose()
+    await update_match_row(database_url, match_id, last_activity_at=datetime.now(UTC) - ago)
 
 
 async def test_open_lobbies_say_when_they_close_and_expired_ones_are_not_listed(

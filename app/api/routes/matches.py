@@ -83,20 +83,8 @@ async def _summary(
         viewer=player_id,
         activity=(await _activity(context, session, [match]))[match.id],
     )
-    computers.describe_seats(data, match, await _seat_facts(context, session, match))
+    computers.describe_seats(data, match, await context.seat_facts(session, match))
     return data
-
-
-async def _seat_facts(
-    context: AppContext, session: AsyncSession, match: Match
-) -> computers.SeatFacts:
-    return await computers.seat_facts(
-        session,
-        match,
-        online=context.presence.online(match.id),
-        away_after=context.settings.away_after_seconds,
-        claim_after=context.settings.claim_win_after_seconds,
-    )
 
 
 async def _lobby_changed(
@@ -277,7 +265,7 @@ async def stand_in(
     live = await context.runtime.get(match_id)
     if live is None or match.status != "active":
         raise ArcadeError("match_not_active", "This match is not being played.")
-    facts = await _seat_facts(context, session, match)
+    facts = await context.seat_facts(session, match)
     match, told = await computers.stand_in(
         session, match_id=match_id, player=player, seat=seat, live=live, facts=facts
     )
@@ -298,7 +286,7 @@ async def claim_win(
     """In a two-player match whose other player has been away long enough (`absence`
     `claim_after`), the player who stayed claims the win; the outcome says it was claimed."""
     match = await lobby.get_match(session, match_id=match_id)
-    facts = await _seat_facts(context, session, match)
+    facts = await context.seat_facts(session, match)
     match, outcome = await computers.claim_win(
         session, match_id=match_id, player=player, facts=facts, now=datetime.now(UTC)
     )

@@ -66,6 +66,7 @@ from app.games.c64.geometry import (
     STEP,
     square_xy,
 )
+from app.games.c64.guidance import UNREACHABLE, final_score, fixed_distances
 
 MAP = "K"
 MAX_GEAR: Final = 3
@@ -111,6 +112,8 @@ squares, in the order of the map file (the race order East, North, West); GOAL_S
 START_WALLS = squares_with(MAP, "#")
 ZONE_OF: Final = {sq: name for name, zone in ZONES.items() for sq in zone}
 NO_CHECKPOINTS: Final = {name: False for name in ZONES}
+GOAL_SQUARES: Final = frozenset(frm for frm, _to in GOAL_STEPS)
+"""Where a car stands to cross the goal line with its next eastward step (playout_score)."""
 
 
 def _car_at(players: list[Player], square: str) -> Player | None:
@@ -470,6 +473,25 @@ class Cars(C64Game):
             {"name": name, "squares": sorted(zone)} for name, zone in ZONES.items()
         ]
         board["goal_line"] = [list(step) for step in sorted(GOAL_STEPS)]
+
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """Progress round the lap: 30 per checkpoint zone reached, minus the driving distance
+        around the walls to the next zone in race order (then to the goal line); a flipped or
+        off-board car loses a card to recover, and a higher gear covers more ground."""
+        final = final_score(state, seat)
+        if final is not None:
+            return final
+        car = state["players"][seat]
+        reached = car["checkpoints"]
+        todo = [name for name in ZONES if not reached[name]]
+        target = ZONES[todo[0]] if todo else GOAL_SQUARES
+        square = car["square"] if car["square"] is not None else car["left"]
+        walls = frozenset(state["walls"])
+        steps = fixed_distances(target, walls).get(square, UNREACHABLE)
+        score = 30.0 * (len(ZONES) - len(todo)) - steps + 0.5 * car["gear"]
+        if car["square"] is None or car["flipped"]:
+            score -= 4.0
+        return score
 
     def player_view(self, state: State, seat: int, entry: dict[str, Any]) -> None:
         car = state["players"][seat]

@@ -39,6 +39,7 @@ from app.games.c64.geometry import (
     SIDES,
     STEP,
 )
+from app.games.c64.guidance import UNREACHABLE, distances, final_score, manhattan
 
 MAP = "Z"
 
@@ -135,6 +136,20 @@ class Maze(C64Game):
 
     def board_view(self, state: State, board: dict[str, Any]) -> None:
         board["walls"] = list(state["walls"])
+
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """Minus the adventurer's walking distance to her corner around today's walls (when
+        they shut her in, the straight distance plus a board's length: walls can be pushed),
+        so seeded playouts and computer players race instead of wandering."""
+        final = final_score(state, seat)
+        if final is not None:
+            return final
+        me = state["players"][seat]
+        goal = OPPOSITE_CORNER[me["side"]]
+        steps = distances((goal,), frozenset(state["walls"])).get(me["square"])
+        if steps is None:
+            steps = UNREACHABLE + manhattan(me["square"], goal)
+        return -float(steps)
 
     def player_view(self, state: State, seat: int, entry: dict[str, Any]) -> None:
         player = state["players"][seat]

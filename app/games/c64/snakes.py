@@ -46,6 +46,7 @@ from app.engine.dice import Dice
 from app.engine.registry import register
 from app.games.c64.base import C64Game, colour_name
 from app.games.c64.geometry import DIRECTION_NAMES, LEFT_CORNER_POINT, point_step
+from app.games.c64.guidance import final_score
 
 STICKS: Final = {2: 16, 3: 16, 4: 12}
 """Starting supply by player count: 16 sticks each, 12 with 4 players."""
@@ -337,6 +338,15 @@ class Snakes(C64Game):
     # --- view ----------------------------------------------------------------------------------
     def board_view(self, state: State, board: dict[str, Any]) -> None:
         board["sticks"] = STICKS[len(state["players"])]
+
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """Segments on the board (what decides the game when the sticks run out), plus half a
+        point per captured segment (the tie-break)."""
+        final = final_score(state, seat)
+        if final is not None:
+            return final
+        me = state["players"][seat]
+        return float(len(me["snake"]) - 1) + 0.5 * me["captured"]
 
     def player_view(self, state: State, seat: int, entry: dict[str, Any]) -> None:
         player = state["players"][seat]

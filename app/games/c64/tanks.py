@@ -82,6 +82,7 @@ from app.games.c64.geometry import (
     SIDES,
     STEP,
 )
+from app.games.c64.guidance import final_score
 
 MAP = "T"
 MIRROR: Final = {
@@ -300,6 +301,22 @@ class Tanks(C64Game):
 
     def board_view(self, state: State, board: dict[str, Any]) -> None:
         board["walls"] = [{"square": sq, "tilt": t} for sq, t in sorted(state["walls"].items())]
+
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """10 per disc won, minus 3 while shaken by a hit, plus 2 when a bullet fired now would
+        hit a tank whose disc she still needs (so playouts aim before they shoot)."""
+        final = final_score(state, seat)
+        if final is not None:
+            return final
+        me = state["players"][seat]
+        score = 10.0 * len(me["discs"]) - (3.0 if me["hit"] else 0.0)
+        tanks = _tanks(state)
+        flight = trace_bullet(me["square"], me["latest"], state["walls"], tanks)
+        if flight.end == "tank":
+            target = tanks[flight.path[-1]]
+            if target != seat and target not in me["discs"]:
+                score += 2.0
+        return score
 
     def player_view(self, state: State, seat: int, entry: dict[str, Any]) -> None:
         player = state["players"][seat]

@@ -48,6 +48,7 @@ from app.engine.dice import Dice
 from app.engine.registry import register
 from app.games.c64.base import C64Game, colour_name
 from app.games.c64.geometry import DIRECTION_NAMES, LEFT_CORNER_POINT, point_step
+from app.games.c64.guidance import final_score
 
 RAILS: Final = 16
 STATIONS: Final = 3
@@ -361,6 +362,15 @@ class Trains(C64Game):
             else {"ender": state["ender"], "turns_left": state["final_turns"]}
         )
         board["supply"] = {"rails": RAILS, "stations": STATIONS}
+
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """Her VP if the game ended now, plus a tenth of a point per rail laid (the
+        tie-break)."""
+        final = final_score(state, seat)
+        if final is not None:
+            return final
+        vp, _pairs = scores(state)
+        return float(vp[seat]) + 0.1 * len(state["players"][seat]["rails"])
 
     def player_view(self, state: State, seat: int, entry: dict[str, Any]) -> None:
         player = state["players"][seat]

@@ -320,6 +320,17 @@ class JoystickHeroes(Game):
         return None
 
     # --- views -------------------------------------------------------------------------------
+    def playout_score(self, state: State, seat: int) -> float | None:
+        """Prizes (what wins, H15), plus a ticket's worth of a Prize (a Prize costs
+        `prize_cost` tickets) and half a Prize per cube bought (cubes win later rolls); an
+        ended game with rivals is simply won or lost. Reads only the seat's public counts."""
+        result = state["outcome"]
+        if result is not None and len(state["players"]) > 1:
+            return 1000.0 if seat in result["winners"] else -1000.0
+        me = state["players"][seat]
+        cubes = sum(me["cubes"].values())
+        return me["prizes"] + me["tickets"] / RULES["prize_cost"] + 0.5 * cubes
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         occupants: dict[int, list[int]] = {}
         for p in state["players"]:
