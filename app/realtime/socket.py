@@ -66,6 +66,21 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
     every process shares)."""
     online = context.presence.online(match_id)
     live = await context.runtime.get(match_id)
+    if live is not None and (
+        live.status != "active"
+        or all(p in online for i, p in enumerate(live.players) if i not in live.bots)
+    ):
+        # Nobody can be away: what the frame says comes from memory (a frame is built on
+        # every arrival and departure, so a busy night must not cost a query each time).
+        seats = [
+            {"seat": i, "name": n, "online": p in online, "bot": live.bots.get(i),
+             "stand_in": live.stand_ins.get(i), "away_since": None}
+            for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
+        ]
+        return _dump(
+            {"type": "presence", "seats": seats,
+             "spectators": context.presence.spectators(match_id)}
+        )
     async with context.sessions() as session:
         match = await lobby.get_match(session, match_id=match_id)
         names = await lobby.player_names(session, [match])
@@ -319,6 +334,11 @@ class MatchConnection:
         hears it, and she hears what the computer did meanwhile."""
         if self.player_id is None:
             return
+        live = self.context.runtime.cached_match(self.match_id)
+        if live is not None and (
+            live.status != "active" or live.seat_of(self.player_id) not in live.stand_ins
+        ):
+            return  # nobody stands in for her (this process hears of every stand-in)
         async with self.context.sessions() as session:
             back = await computers.come_back(
                 session, match_id=self.match_id, player_id=self.player_id,

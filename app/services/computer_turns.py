@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import logging
 import multiprocessing
+import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -31,6 +32,18 @@ from app.engine.runtime import LiveMatch, MatchRuntime
 log = logging.getLogger(__name__)
 
 DECISIONS_PER_WORKER = 500  # a worker starts afresh now and then: memory goes back
+
+
+WORKER_NICENESS = 10
+"""How much lower the search workers' CPU priority is than the server's: when cores are
+short, people's moves are served first and a search gets what is left within its time
+budget (a weaker move, never a later one)."""
+
+
+def _lower_priority() -> None:
+    # Where it is not permitted, the workers run at the server's priority.
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
 
 def choose_in_worker(
@@ -102,6 +115,7 @@ class ComputerTurns:
                 max_workers=self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 max_tasks_per_child=DECISIONS_PER_WORKER,
+                initializer=_lower_priority,
             )
         return self._pool
 
