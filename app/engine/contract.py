@@ -9,6 +9,7 @@ trivial and lets the server hold a state without knowing the game.
 from __future__ import annotations
 
 import copy
+import random
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
@@ -151,6 +152,18 @@ class Game(ABC):
         (the default) means no opinion, so playouts pick uniformly at random. Games whose
         random play almost never ends (C64 Monsters) give one."""
         return None
+
+    def sample_hidden(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state `seat` cannot tell from `state`, with every part hidden from `seat` drawn
+        afresh from `rng`: what a computer player searches instead of the real state, so it
+        never peeks (determinization). The sample has the same `view(_, seat)` and the same
+        `legal_moves(_, seat)` as `state`, and is computed only from what `seat` can see: two
+        states with equal views for `seat` and the same `rng` seed give equal samples.
+
+        The default copies `state`, right for games where `seat` sees everything. Games that
+        hide something from `seat` (other hands, a deck's order) must override it. `rng` is
+        the bot's own generator, never the match's `Dice`."""
+        return self.copy_state(state)
 
     def decision_seconds(self, state: State) -> float | None:
         """Seconds the active seats have to answer before the server answers for them with
