@@ -3,8 +3,8 @@ a state `seat` cannot tell from the real one, drawn only from what `seat` sees, 
 searches samples decides alike in two states that look the same from its seat.
 
 Joystick Heroes hides the other hands, both decks' orders, others' reaction answers and
-Power Up lists (docs/joystick-heroes.md, "What each seat sees"); CD Thief the Event deck's
-order (rulebook "Event Deck", ruling D10)."""
+Power Up lists (docs/joystick-heroes.md, "View"); CD Thief the Event deck's order
+(rulebook "Event Deck", ruling D10; docs/cd-thief.md, "View")."""
 
 from __future__ import annotations
 
