@@ -3,12 +3,15 @@
 For every game, over seeded matches at a representative player count (2 where the game
 allows it; C64 Trains 3; Solitary 1), it prints:
 
-- the win rate of **normal against easy** and of **easy against a uniformly random player**,
-  with 95% Wilson confidence intervals. The measured bot takes each seat in turn (seat
-  `match % players`), so any first-player advantage cancels; with more than two seats it plays
-  against that many copies of the other, so chance is 1/players. A shared win or a match cut
-  at the move cap counts half a win (a draw);
-- the **decision time** p50/p95 of each level (normal with `--budget`, 0.8 s like the server);
+- the win rate of **normal against easy**, of **easy against a uniformly random player** and
+  of **normal against random**, with 95% Wilson confidence intervals. The measured bot takes
+  each seat in turn (seat `match % players`), so any first-player advantage cancels; with more
+  than two seats it plays against copies of the other, so chance is 1/players. A win shared
+  by k counts 1/k, a match cut at the move cap half a win (a draw);
+- the **decision time** p50/p95 of each level in those matches (normal with `--budget`), and
+  "normal (timed)": normal decisions at `--timing-budget` (0.8 s, the server's) timed at
+  positions of easy-vs-easy matches, so the server's figure is measured even when the matches
+  run normal on a smaller budget to fit in the time there is;
 - how long matches last: moves (every move is one bot decision) and turns (the seat to move
   changes);
 - **balance**: the first mover's win rate with equal bots (easy against easy; the first mover
@@ -18,8 +21,9 @@ allows it; C64 Trains 3; Solitary 1), it prints:
 Solitary has no opponent: it prints how often each level solves the puzzle within the cap and
 the mean score (rotations, fewer is better).
 
-    .venv/bin/python bench/bots.py [--games 40] [--only c64-maze cd-thief] [--workers 2]
-                                   [--budget 0.8] [--max-moves 3000]
+    .venv/bin/python bench/bots.py [--games 60] [--only c64-maze cd-thief] [--workers 2]
+        [--budget 0.8] [--max-moves 3000] [--pairings normal-vs-easy ...]
+        [--timing-budget 0.8] [--timed-decisions 40] [--timed-matches 4]
 
 Not a test: nothing is asserted. It needs `app.bots.choose_move` (interface 2 of issue 15).
 """
@@ -46,6 +50,7 @@ from app.engine.dice import Dice  # noqa: E402
 from app.engine.registry import all_games, get_game  # noqa: E402
 
 Z95 = 1.959964
+TIMING_STRIDE = 5  # time a normal decision at every fifth position of an easy-vs-easy match
 PLAYERS = {"c64-trains": 3, "tactrics-solitary": 1}
 CAT_MOUSE = "tactrics-cat-mouse"
 
@@ -63,6 +68,9 @@ class Match:
     index: int
     budget: float
     max_moves: int
+    timing_budget: float = 0.8
+    timings: int = 0
+    """How many positions of this match also time a normal decision at `timing_budget`."""
 
     @property
     def levels(self) -> tuple[str, str]:
@@ -71,6 +79,8 @@ class Match:
             return "normal", "easy"
         if self.pairing == "easy-vs-random":
             return "easy", "random"
+        if self.pairing == "normal-vs-random":
+            return "normal", "random"
         if self.pairing == "cat-mouse":
             return "normal", "normal"
         if self.pairing.startswith("solo-"):
@@ -102,13 +112,14 @@ def bot_seed(seed: str, number: int) -> int:
 
 
 def decide(match: Match, level: str, state: dict[str, Any], seat: int, number: int,
-           chooser: random.Random) -> dict[str, Any]:
+           chooser: random.Random, budget: float | None = None) -> dict[str, Any]:
     game = get_game(match.game_id)
     if level == "random":
         return chooser.choice(game.legal_moves(state, seat))
     from app.bots import choose_move
 
-    budget = match.budget if level == "normal" else None
+    if budget is None and level == "normal":
+        budget = match.budget
     return choose_move(game.id, state, seat, level, bot_seed(match.seed, number), budget)
 
 
@@ -141,6 +152,10 @@ def play(match: Match) -> Result:
             setting_up = active
         level = mine if seat == measured else theirs
         moves += 1
+        if len(times["normal (timed)"]) < match.timings and moves % TIMING_STRIDE == 1:
+            started = time.perf_counter()
+            decide(match, "normal", state, seat, moves, chooser, match.timing_budget)
+            times["normal (timed)"].append(time.perf_counter() - started)
         started = time.perf_counter()
         move = decide(match, level, state, seat, moves, chooser)
         if level != "random":
@@ -191,14 +206,25 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # --- the run ---------------------------------------------------------------------------------
-def matches_for(game_id: str, games: int, budget: float, max_moves: int) -> list[Match]:
+def matches_for(game_id: str, args: argparse.Namespace) -> list[Match]:
+    """Every pairing's matches; the first `--timed-matches` easy-vs-easy (solo: easy) matches
+    also time normal decisions at the server's budget."""
     if player_count(game_id) == 1:
         pairings = ["solo-random", "solo-easy", "solo-normal"]
+        timed = "solo-easy"
     else:
-        pairings = ["normal-vs-easy", "easy-vs-random", "equal-easy"]
+        pairings = ["normal-vs-easy", "easy-vs-random", "normal-vs-random", "equal-easy"]
+        timed = "equal-easy"
         if game_id == CAT_MOUSE:
             pairings.append("cat-mouse")
-    return [Match(game_id, p, i, budget, max_moves) for p in pairings for i in range(games)]
+    if args.pairings:
+        pairings = [p for p in pairings if p in args.pairings or p == timed]
+    per_match = math.ceil(args.timed_decisions / max(1, args.timed_matches))
+    return [
+        Match(game_id, p, i, args.budget, args.max_moves, args.timing_budget,
+              per_match if p == timed and i < args.timed_matches else 0)
+        for p in pairings for i in range(args.games)
+    ]
 
 
 def run(matches: list[Match], workers: int, progress: Callable[[Result], None]) -> list[Result]:
@@ -232,8 +258,11 @@ def report(game_id: str, results: list[Result]) -> list[str]:
                          f"mean rotations {mean}")
     else:
         for pairing, title in (("normal-vs-easy", "normal vs easy"),
-                               ("easy-vs-random", "easy vs random")):
+                               ("easy-vs-random", "easy vs random"),
+                               ("normal-vs-random", "normal vs random")):
             rows = by_pairing.get(pairing, [])
+            if not rows:
+                continue
             wins = sum(share(r, r.measured_seat) for r in rows)
             capped = sum(r.capped for r in rows)
             note = f"; {capped} cut at the cap" if capped else ""
@@ -254,10 +283,10 @@ def report(game_id: str, results: list[Result]) -> list[str]:
     for result in results:
         for level, values in result.times.items():
             times[level].extend(values)
-    for level in ("easy", "normal"):
+    for level in ("easy", "normal", "normal (timed)"):
         values = times.get(level, [])
         if values:
-            lines.append(f"  {level:<7} decision p50 {percentile(values, 0.5) * 1000:7.1f} ms, "
+            lines.append(f"  {level:<14} decision p50 {percentile(values, 0.5) * 1000:7.1f} ms, "
                          f"p95 {percentile(values, 0.95) * 1000:7.1f} ms, "
                          f"max {max(values) * 1000:7.1f} ms (n={len(values)})")
     played = [r for r in results if not r.match.pairing.startswith("solo-random")]
@@ -279,14 +308,24 @@ def main() -> None:
                         help="normal's time budget per decision, seconds (the server's: 0.8)")
     parser.add_argument("--max-moves", type=int, default=3000,
                         help="a match still running after this many moves counts as a draw")
+    parser.add_argument("--pairings", nargs="+", default=None,
+                        choices=["normal-vs-easy", "easy-vs-random", "normal-vs-random",
+                                 "cat-mouse"],
+                        help="only these (easy-vs-easy always runs: first mover, timings)")
+    parser.add_argument("--timing-budget", type=float, default=0.8,
+                        help="the budget of the timed normal decisions (the server's: 0.8)")
+    parser.add_argument("--timed-decisions", type=int, default=40,
+                        help="normal decisions timed at --timing-budget per game")
+    parser.add_argument("--timed-matches", type=int, default=4,
+                        help="the easy-vs-easy matches whose positions are timed")
     args = parser.parse_args()
     ids = args.only or [g.id for g in all_games()]
     unknown = [i for i in ids if get_game(i) is None]
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)}")
-    matches = [m for i in ids for m in matches_for(i, args.games, args.budget, args.max_moves)]
-    print(f"{len(matches)} matches, {args.workers} worker(s), normal budget {args.budget} s",
-          flush=True)
+    matches = [m for i in ids for m in matches_for(i, args)]
+    print(f"{len(matches)} matches, {args.workers} worker(s), normal budget {args.budget} s "
+          f"in matches, {args.timing_budget} s in timed decisions", flush=True)
     started = time.perf_counter()
     done = 0
 
