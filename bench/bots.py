@@ -217,7 +217,7 @@ def matches_for(game_id: str, args: argparse.Namespace) -> list[Match]:
         timed = "equal-easy"
         if game_id == CAT_MOUSE:
             pairings.append("cat-mouse")
-    if args.pairings:
+    if args.pairings and player_count(game_id) > 1:
         pairings = [p for p in pairings if p in args.pairings or p == timed]
     per_match = math.ceil(args.timed_decisions / max(1, args.timed_matches))
     return [
