@@ -27,6 +27,7 @@ board item ids are "<colour>-<kind>" and "cds".
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -407,6 +408,19 @@ class CdThief(Game):
 
     def reveal_view(self, state: State) -> dict[str, Any]:
         return {**self.view(state, None), "deck_order": list(state["deck"])}
+
+    def sample_hidden(self, state: State, seat: int, rng: random.Random) -> State:
+        """The Event deck's order drawn afresh. The view shows how many cards are left and the
+        last card drawn (always the top of the discards), not which cards were drawn before
+        it, so every other card may be in the deck or in the discards."""
+        sample = copy.deepcopy(state)
+        last = state["last_card"]
+        unseen = [number for number in sorted(CARDS) if number != last]
+        rng.shuffle(unseen)
+        in_deck = len(state["deck"])
+        sample["deck"] = unseen[:in_deck]
+        sample["discard"] = unseen[in_deck:] + ([] if last is None else [last])
+        return sample
 
     def secret_values(self, state: State, seat: int) -> list[Any]:
         """The deck's order is secret to everybody (6. of the issue); a deck of one or two

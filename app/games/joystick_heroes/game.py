@@ -15,6 +15,7 @@ The state (JSON) is described in `flow.py`, `plays.py` and `decks.py`; per playe
 from __future__ import annotations
 
 import copy
+import random
 from itertools import combinations
 from typing import Any
 
@@ -53,6 +54,7 @@ from app.games.joystick_heroes.flow import (
 )
 from app.games.joystick_heroes.moves import JoystickHeroesMove
 from app.games.joystick_heroes.plays import REACTION_KINDS, apply_play_move, holds, play_moves
+from app.games.joystick_heroes.sampling import sample_hidden
 from app.games.joystick_heroes.scoring import (
     dice_count,
     face_points,
@@ -428,6 +430,11 @@ class JoystickHeroes(Game):
         if state["question"] is not None:
             board["question"] = {k: v for k, v in state["question"].items() if k != "queue"}
         return board
+
+    def sample_hidden(self, state: State, seat: int, rng: random.Random) -> State:
+        """Other hands, both decks with their discards, others' secret answers and shopping
+        lists drawn afresh (`sampling.py`): what a computer player searches from."""
+        return sample_hidden(state, seat, rng)
 
     def secret_values(self, state: State, seat: int) -> list[Any]:
         """The seat's Power card instance ids: unique, so no other view can show them."""
