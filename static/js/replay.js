@@ -14,6 +14,7 @@
 import { applyOperation } from "/static/vendor/fast-json-patch/index.mjs";
 import { api, ApiError, loadPlayer, serverTime, verifyPlayer, withWatch } from "./api.js";
 import { pipDie, hasPips } from "./dice.js";
+import { seatNameWithBadge } from "./seats.js";
 import { clear, copyText, fill, h, logoSvg, setAttrs, svg, toast } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -606,8 +607,14 @@ function renderHeader() {
   const whenText = when
     ? `${data.status === "finished" ? "finished" : "started"} ${when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}`
     : "";
+  // A computer's seat carries its badge, as everywhere seats are listed.
+  const botOf = (seat) => summary?.seats?.[seat]?.bot;
+  const who = (data.seats || []).flatMap((s, i) => [
+    i ? " vs " : "",
+    botOf(s.seat) ? seatNameWithBadge({ ...s, bot: botOf(s.seat) }) : (s.name || `Seat ${s.seat + 1}`),
+  ]);
   fill(els.sub,
-    names,
+    ...who,
     ` · ${frames.length} ${frames.length === 1 ? "move" : "moves"}`,
     whenText ? ` · ${whenText}` : "",
     summary?.private ? h("span", { class: "tag", style: { marginLeft: ".5rem" } }, "private") : null,

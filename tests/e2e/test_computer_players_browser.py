@@ -173,6 +173,11 @@ def test_one_friend_plays_a_whole_tanks_match_against_the_computer(
     assert any(move.get("bot") for move in log), "the log says which moves the computer made"
     assert not all(move.get("bot") for move in log), "Ada's own moves are hers"
     ada.screenshot(path=str(artifacts / "computer-players-tanks-over.png"), full_page=True)
+    # Its replay names the computer's seat as one too.
+    ada.goto(f"/replay/{match_id}")
+    expect(ada.get_by_test_id("replay-sub").get_by_test_id("bot-name")).to_have_text(
+        "Computer (normal)"
+    )
 
 
 def test_the_others_let_the_computer_play_for_an_absent_friend_until_she_returns(
