@@ -18,7 +18,7 @@ async def test_the_log_of_a_lobby_its_host_left_is_empty(server: LiveServer) -> 
         for headers in ({}, ada.auth):
             log = await client.get(f"/api/matches/{match_id}/log", headers=headers)
             assert log.status_code == 200, log.text
-            assert log.json() == {"moves": []}
+            assert log.json() == {"moves": [], "seat_changes": []}
 
 
 @pytest.mark.parametrize("watch", ["ünïcødé", "\u2603" * 32, "%00", "a" * 500])
