@@ -9,7 +9,7 @@ allows it; C64 Trains 3; Solitary 1), it prints:
   than two seats it plays against copies of the other, so chance is 1/players. A win shared
   by k counts 1/k, a match cut at the move cap half a win (a draw);
 - the **decision time** p50/p95 of each level in those matches (normal with `--budget`), and
-  "normal (timed)": normal decisions at `--timing-budget` (0.8 s, the server's) timed at
+  "normal (timed)": normal decisions at `--timing-budget` (0.7 s, the server's) timed at
   positions of easy-vs-easy matches, so the server's figure is measured even when the matches
   run normal on a smaller budget to fit in the time there is;
 - how long matches last: moves (every move is one bot decision) and turns (the seat to move
@@ -22,8 +22,8 @@ Solitary has no opponent: it prints how often each level solves the puzzle withi
 the mean score (rotations, fewer is better).
 
     .venv/bin/python bench/bots.py [--games 60] [--only c64-maze cd-thief] [--workers 2]
-        [--budget 0.8] [--max-moves 3000] [--pairings normal-vs-easy ...]
-        [--timing-budget 0.8] [--timed-decisions 40] [--timed-matches 4]
+        [--budget 0.7] [--max-moves 3000] [--pairings normal-vs-easy ...]
+        [--timing-budget 0.7] [--timed-decisions 40] [--timed-matches 4]
 
 Not a test: nothing is asserted. It needs `app.bots.choose_move` (interface 2 of issue 15).
 """
@@ -68,7 +68,7 @@ class Match:
     index: int
     budget: float
     max_moves: int
-    timing_budget: float = 0.8
+    timing_budget: float = 0.7
     timings: int = 0
     """How many positions of this match also time a normal decision at `timing_budget`."""
 
@@ -304,16 +304,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="matches per pairing and game")
     parser.add_argument("--only", nargs="+", default=None, metavar="GAME_ID")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--budget", type=float, default=0.8,
-                        help="normal's time budget per decision, seconds (the server's: 0.8)")
+    parser.add_argument("--budget", type=float, default=0.7,
+                        help="normal's time budget per decision, seconds (the server's: 0.7)")
     parser.add_argument("--max-moves", type=int, default=3000,
                         help="a match still running after this many moves counts as a draw")
     parser.add_argument("--pairings", nargs="+", default=None,
                         choices=["normal-vs-easy", "easy-vs-random", "normal-vs-random",
                                  "cat-mouse"],
                         help="only these (easy-vs-easy always runs: first mover, timings)")
-    parser.add_argument("--timing-budget", type=float, default=0.8,
-                        help="the budget of the timed normal decisions (the server's: 0.8)")
+    parser.add_argument("--timing-budget", type=float, default=0.7,
+                        help="the budget of the timed normal decisions (the server's: 0.7)")
     parser.add_argument("--timed-decisions", type=int, default=40,
                         help="normal decisions timed at --timing-budget per game")
     parser.add_argument("--timed-matches", type=int, default=4,
