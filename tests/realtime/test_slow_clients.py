@@ -22,7 +22,11 @@ GROWTH_LIMIT_MB = 20.0
 def server_process(database_url: str) -> Iterator[ServerProcess]:
     # The close frame waits behind everything the client has not read; the test reads only
     # after SECONDS, so the close may wait longer than that.
-    server = ServerProcess(database_url, socket_close_timeout=SECONDS * 3).start()
+    # A small outbox: even on a busy machine, where moves come slowly, it fills long before
+    # the 40 s keepalive would close these sockets for not answering pings (close 1011).
+    server = ServerProcess(
+        database_url, socket_close_timeout=SECONDS * 3, socket_outbox_frames=64
+    ).start()
     try:
         yield server
     finally:
