@@ -159,6 +159,8 @@ async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str
     from app.services.matches import create_match, join_match, start_match
     from app.services.players import create_player
 
+    from app.engine.fairness import seed_commitment
+
     ada, _ = await create_player(session, name="Ada")
     bob, _ = await create_player(session, name="Bob")
     match = await create_match(session, host=ada, game_id=game, options={}, seats=2)
