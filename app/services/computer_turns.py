@@ -32,6 +32,9 @@ from app.engine.runtime import LiveMatch, MatchRuntime
 log = logging.getLogger(__name__)
 
 DECISIONS_PER_WORKER = 500  # a worker starts afresh now and then: memory goes back
+LEAST_BUDGET = 0.05
+"""Seconds a search gets however many wait: when many computers are to move at once, each
+searches less (a weaker move) rather than the last one waiting many budgets for a worker."""
 
 
 WORKER_NICENESS = 10
@@ -87,6 +90,7 @@ class ComputerTurns:
         # One decision per worker at a time; the others wait here, where a stale one can
         # still be dropped, rather than in the pool's queue.
         self._slots = asyncio.Semaphore(workers)
+        self._waiting = 0
 
     def start(self) -> None:
         self._runtime.on_turn = self.consider
@@ -107,6 +111,12 @@ class ComputerTurns:
 
     def pending(self) -> int:
         return len(self._pending)
+
+    def budget_now(self) -> float:
+        """The full budget when the workers keep up; shared out when decisions queue, so the
+        ones waiting are answered within about one budget each round of the workers."""
+        share = self._time_budget / (1 + self._waiting / self._workers)
+        return max(LEAST_BUDGET, share)
 
     def _pool_of_workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -142,11 +152,17 @@ class ComputerTurns:
         loop = asyncio.get_running_loop()
         version, state = live.version, live.state
         started = loop.time()
-        async with self._slots:
+        self._waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self._waiting -= 1
+        try:
             # Waited for a worker: a position others have moved on from needs no answer.
             current = self._runtime.cached_match(live.id)
             if current is None or current.version != version:
                 return
+            budget = self.budget_now()
             try:
                 move = await loop.run_in_executor(
                     self._pool_of_workers(),
@@ -156,13 +172,15 @@ class ComputerTurns:
                     seat,
                     level,
                     decision_seed(live.id, version, seat),
-                    self._time_budget,
+                    budget,
                 )
             except Exception:
                 log.exception(
                     "computer player failed in %s at %d; playing a legal move", live.id, version
                 )
                 move = live.game.legal_moves(state, seat)[0]
+        finally:
+            self._slots.release()
         wait = self._think_seconds * (1 + self._pace.random()) - (loop.time() - started)
         if wait > 0:
             await asyncio.sleep(wait)
