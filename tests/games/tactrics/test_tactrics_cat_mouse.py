@@ -54,6 +54,16 @@ def test_a_match_of_rules_1_keeps_the_squares_of_4d(cats: int) -> None:
         CAT_MOUSE, 2, cats=cats)
 
 
+@pytest.mark.parametrize("rules_version", ["1", "2"])
+@pytest.mark.parametrize("cats", [4, 5])
+def test_every_set_up_lets_the_mouse_move_first(rules_version: str, cats: int) -> None:
+    """Rulebook: the mouse moves first; a set-up with two cats on its only tower (A4 lies on
+    T12 alone) would leave it no legal move at all."""
+    state = G.begin(2, G.parse_options({"cats": cats}), dice(0), rules_version)
+    assert state["routers"]["A4"] == "red"
+    assert rotations(state, 0)
+
+
 def test_cupboard_is_the_north_row_of_seven() -> None:
     """Rulebook: "one of 7 positions behind the grey controllers"; 4(d): "the N edge row
     F1-F7"."""
