@@ -1,5 +1,6 @@
-"""Tactrics: Cat & Mouse. Rulebook "#3 Cat & Mouse" with ruling V8 and the set-up of
-rules/tactrics.md 4(d). Seat 0 is the mouse (red), seat 1 the cats (black)."""
+"""Tactrics: Cat & Mouse. Rulebook "#3 Cat & Mouse" with ruling V8, the set-up of
+rules/tactrics.md 4(d) (rules version 1) and the cats' squares of issue 15 (version 2). Seat 0
+is the mouse (red), seat 1 the cats (black)."""
 
 from __future__ import annotations
 
@@ -18,21 +19,49 @@ def rotations(state, seat):
 
 
 def test_four_cats_setup() -> None:
-    """4(d): "Mouse = one red router on A4 ... Cats = black routers: 4-cat scenario D3, D9,
-    E4, E6 (only T52 starts with two cats ...)". The mouse moves first."""
+    """Issue 15 part 4: with the cats on the [PROPOSAL] squares of 4(d) the mouse won 83% of
+    matches between equal normal bots, so rules version 2 starts them on every other slot of
+    row E (data/cat_mouse.json): T51, T52 and T53, the only towers of the cupboard row, each
+    start with two cats. The mouse stays on A4 (4(d)) and moves first."""
     state = fresh(CAT_MOUSE, 2)
-    assert state["routers"] == {"A4": "red", "D3": "black", "D9": "black", "E4": "black",
-                                "E6": "black"}
-    assert [t for t in TOWERS if cats_on(state, t) >= 2] == ["T52"]
+    assert G.rules_version == "2" and state["setup"] == "2"
+    assert state["routers"] == {"A4": "red", "E2": "black", "E4": "black", "E6": "black",
+                                "E8": "black"}
+    assert [t for t in TOWERS if cats_on(state, t) >= 2] == ["T51", "T52", "T53"]
     assert G.active_seats(state) == frozenset({0})
 
 
 def test_five_cats_setup() -> None:
-    """4(d): "5-cat scenario adds E5 (then T42, T43 and T52 hold 2+ cats)"; rulebook: "After
-    inviting the cat from next door"."""
+    """Rulebook: "After inviting the cat from next door"; 4(d) adds it on E5, and so does rules
+    version 2 (then T42 and T43 hold two cats as well)."""
     state = fresh(CAT_MOUSE, 2, cats=5)
     assert state["routers"]["E5"] == "black"
-    assert sorted(t for t in TOWERS if cats_on(state, t) >= 2) == ["T42", "T43", "T52"]
+    assert sorted(t for t in TOWERS if cats_on(state, t) >= 2) == [
+        "T42", "T43", "T51", "T52", "T53"]
+
+
+@pytest.mark.parametrize("cats", [4, 5])
+def test_a_match_of_rules_1_keeps_the_squares_of_4d(cats: int) -> None:
+    """A match begun under rules version 1 sets up as it was played (docs/replays.md), with no
+    set-up key in its state: 4(d) "4-cat scenario D3, D9, E4, E6 (only T52 starts with two
+    cats)", "5-cat scenario adds E5"."""
+    state = G.begin(2, G.parse_options({"cats": cats}), dice(0), "1")
+    fives = {"E5": "black"} if cats == 5 else {}
+    assert state["routers"] == {"A4": "red", "D3": "black", "D9": "black", "E4": "black",
+                                "E6": "black", **fives}
+    assert "setup" not in state
+    assert G.begin(2, G.parse_options({"cats": cats}), dice(0), "2") == fresh(
+        CAT_MOUSE, 2, cats=cats)
+
+
+@pytest.mark.parametrize("rules_version", ["1", "2"])
+@pytest.mark.parametrize("cats", [4, 5])
+def test_every_set_up_lets_the_mouse_move_first(rules_version: str, cats: int) -> None:
+    """Rulebook: the mouse moves first; a set-up with two cats on its only tower (A4 lies on
+    T12 alone) would leave it no legal move at all."""
+    state = G.begin(2, G.parse_options({"cats": cats}), dice(0), rules_version)
+    assert state["routers"]["A4"] == "red"
+    assert rotations(state, 0)
 
 
 def test_cupboard_is_the_north_row_of_seven() -> None:
