@@ -27,6 +27,24 @@ async def update_match_row(database_url: str, match_id: str, **values: Any) -> N
         await engine.dispose()
 
 
+def guided_move(
+    game: Any, state: Any, seat: int, legal: list[Any], chooser: Any, dice: Any,
+    *, random_share: float,
+) -> Any:
+    """A playout move: uniformly random, unless the game gives a playout score; then all but
+    `random_share` of the moves are the best by one-step lookahead (ties at random), so games
+    whose random walks never end (C64 Monsters, CD Thief's search for the CDs) end."""
+    import copy
+
+    if game.playout_score(state, seat) is None or chooser.random() < random_share:
+        return chooser.choice(legal)
+    scored = []
+    for move in legal:
+        after, _events = game.apply(state, seat, move, copy.copy(dice))
+        scored.append((game.playout_score(after, seat) or 0.0, chooser.random(), move))
+    return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
 class Guest:
     def __init__(self, client: httpx.AsyncClient, name: str) -> None:
         self.client = client
@@ -159,7 +177,6 @@ async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str
     from app.services.matches import create_match, join_match, start_match
     from app.services.players import create_player
 
-    from app.engine.fairness import seed_commitment
 
     ada, _ = await create_player(session, name="Ada")
     bob, _ = await create_player(session, name="Bob")

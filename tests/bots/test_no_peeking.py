@@ -26,6 +26,7 @@ from app.games.joystick_heroes.content import GAMES_CARDS, kind_of
 from app.games.joystick_heroes.decks import build_power_deck
 from app.games.joystick_heroes.plays import REACTION_KINDS
 from app.games.joystick_heroes.sampling import INSTANT_KINDS
+from tests.helpers import guided_move
 
 JOYSTICK = get_game("joystick-heroes")
 CD_THIEF = get_game("cd-thief")
@@ -39,13 +40,7 @@ def choose(game: Game, state: State, seat: int, chooser: random.Random, dice: Di
     never find the CDs) mostly the best move by one-step lookahead, as the conformance
     suite's playouts do."""
     legal = game.legal_moves(state, seat)
-    if game.playout_score(state, seat) is None or chooser.random() < 0.2:
-        return chooser.choice(legal)
-    scored = []
-    for move in legal:
-        after, _events = game.apply(state, seat, move, copy.copy(dice))
-        scored.append((game.playout_score(after, seat) or 0.0, chooser.random(), move))
-    return max(scored, key=lambda item: (item[0], item[1]))[2]
+    return guided_move(game, state, seat, legal, chooser, dice, random_share=0.2)
 
 
 def play_on(game: Game, state: State, seed: int, limit: int = PLAY_ON_LIMIT) -> Iterator[State]:

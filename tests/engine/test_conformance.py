@@ -22,6 +22,7 @@ from app.engine.registry import all_games
 from app.engine.runtime import replay
 from app.realtime.diff import make_patch
 from app.services.replays import replay_frames
+from tests.helpers import guided_move
 
 GAMES = all_games()
 SEEDS = range(3)
@@ -86,15 +87,8 @@ def play(game: Game, players: int, seed: int, *, checks: bool = True) -> Playout
 
 def _playout_move(game: Game, state: dict[str, Any], seat: int, legal: list[dict[str, Any]],
                   chooser: random.Random, dice: Dice) -> dict[str, Any]:
-    """Uniformly random, unless the game gives a playout score: then nine moves in ten are
-    the best by one-step lookahead (ties at random), so even C64 Monsters ends."""
-    if game.playout_score(state, seat) is None or chooser.random() < 0.1:
-        return chooser.choice(legal)
-    scored = []
-    for move in legal:
-        after, _events = game.apply(state, seat, move, copy.copy(dice))
-        scored.append((game.playout_score(after, seat) or 0.0, chooser.random(), move))
-    return max(scored, key=lambda item: (item[0], item[1]))[2]
+    """Nine moves in ten by one-step lookahead where the game gives a playout score."""
+    return guided_move(game, state, seat, legal, chooser, dice, random_share=0.1)
 
 
 def player_counts(game: Game) -> list[int]:
