@@ -35,6 +35,21 @@ class GamePublic(BaseModel):
         default=None,
         description='"low" or "high": the outcome score is a personal record (best kept)',
     )
+    tagline: str | None = Field(
+        default=None, description="what the game is like, in one line (its rules page)"
+    )
+    learn: str | None = Field(
+        default=None, description='how hard it is to learn: "easy", "medium" or "hard"'
+    )
+    minutes: int | None = Field(
+        default=None,
+        description="how long a match takes at its usual player count, measured from seeded "
+        "playouts (app/rules_pages/durations.json)",
+    )
+    rules_url: str | None = Field(default=None, description="its rules page, once it has one")
+    learn_url: str | None = Field(
+        default=None, description="the guided first match of its family, when there is one"
+    )
 
 
 NONCE = Field(

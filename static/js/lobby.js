@@ -18,6 +18,7 @@ const els = {
   form: document.getElementById("new-match-form"),
   cards: document.getElementById("game-cards"),
   gamesStatus: document.getElementById("games-status"),
+  chosenRules: document.getElementById("chosen-rules"),
   seats: document.getElementById("seat-picker"),
   options: document.getElementById("options-form"),
   create: document.getElementById("create-match"),
@@ -98,6 +99,11 @@ function onGameChosen() {
   optionsForm = renderOptionsForm(els.options, game ? game.options_schema : null);
   els.create.disabled = !game;
   showChoice();
+  els.chosenRules.hidden = !game?.rules_url;
+  if (game?.rules_url) {
+    els.chosenRules.href = game.rules_url;
+    els.chosenRules.textContent = `Read the rules of ${game.title}`;
+  }
 }
 els.seats.addEventListener("change", showChoice);
 
@@ -136,6 +142,18 @@ function cardArt(game) {
   return art;
 }
 
+const LEARN_WORDS = { easy: "easy to learn", medium: "some rules to learn", hard: "many rules to learn" };
+
+/** The card's way to its rules and, where its family has one, its lesson: links above the
+ * card's radio input (which covers the whole card), so a tap on them is not a choice. */
+function cardLinks(game) {
+  const links = [
+    game.rules_url ? h("a", { href: game.rules_url, "data-testid": "card-rules", "aria-label": `Rules of ${game.title}` }, "Rules") : null,
+    game.learn_url ? h("a", { href: game.learn_url, "data-testid": "card-learn-it", "aria-label": `Learn ${game.title} in five minutes` }, "Learn it") : null,
+  ].filter(Boolean);
+  return links.length ? h("div", { class: "card-links" }, links) : null;
+}
+
 function renderGames() {
   for (const node of [...els.cards.children]) if (node.tagName !== "LEGEND") node.remove();
   if (!games.length) {
@@ -144,21 +162,32 @@ function renderGames() {
   }
   els.gamesStatus.textContent = "";
   els.gamesStatus.hidden = true;
-  games.forEach((game, index) => {
+  // A rules page's "Open a table" comes here with ?game=<id>: that game is the one chosen.
+  const asked = new URLSearchParams(location.search).get("game");
+  const chosen = games.some((g) => g.id === asked) ? asked : games[0].id;
+  games.forEach((game) => {
     const input = h("input", {
       type: "radio", name: "game", value: game.id, id: `game-${game.id}`,
-      "data-testid": `game-card-${game.id}`, "aria-describedby": `game-${game.id}-meta`,
+      "data-testid": `game-card-${game.id}`,
+      "aria-describedby": `game-${game.id}-line game-${game.id}-meta`,
       onchange: onGameChosen,
     });
-    input.checked = index === 0;
+    input.checked = game.id === chosen;
+    const links = cardLinks(game);
     els.cards.append(
-      h("div", { class: "game-card" },
+      h("div", { class: links ? "game-card has-links" : "game-card", "data-game": game.id },
         input,
         h("label", { class: "card-body", for: `game-${game.id}` },
           cardArt(game),
           h("span", { class: "card-title" }, game.title),
-          h("span", { class: "card-meta", id: `game-${game.id}-meta` }, playersRange(game)),
+          h("span", { class: "card-line", id: `game-${game.id}-line`, "data-testid": "card-line" }, game.tagline || game.goal || ""),
+          h("span", { class: "card-meta", id: `game-${game.id}-meta` },
+            h("span", { "data-testid": "card-players" }, playersRange(game)),
+            game.minutes ? h("span", { "data-testid": "card-minutes" }, `about ${game.minutes} min`) : null,
+            game.learn ? h("span", { "data-testid": "card-learn", "data-learn": game.learn }, LEARN_WORDS[game.learn] || game.learn) : null,
+          ),
         ),
+        links,
       ),
     );
   });

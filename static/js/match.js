@@ -6,6 +6,7 @@ import { api, ApiError, createPlayer, forgetPlayer, loadPlayer, newNonce, verify
 import { renderOptionsForm } from "./schema-form.js";
 import { MatchSocket } from "./socket.js";
 import { askName, clear, clockTime, copyText, fill, h, logoSvg, morph, toast } from "./ui.js";
+import { mountRulesPanel } from "./rules-panel.js";
 import { awayWords, botName, clockWords, computerBadge, computerIcon, durationWords, secondsSince, timerWords, TURN_TIMERS } from "./seats.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -164,6 +165,7 @@ function applySummary(next) {
   if (state) renderPlayers();
   updateDocumentTitle();
   if (summary.tutorial && !coachLoading) loadCoach(summary.tutorial);
+  mountRulesPanel(summary.game);
 }
 
 // ------------------------------------------------------------------ a guided first match
