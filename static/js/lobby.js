@@ -2,7 +2,7 @@
 
 import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
-import { askName, clear, clockTime, h, logoSvg, timeAgo, toast } from "./ui.js";
+import { askName, clear, clockTime, h, logoSvg, setAttrs, timeAgo, toast } from "./ui.js";
 import { botName, computerIcon, seatNameWithBadge } from "./seats.js";
 
 const OPEN_POLL_MS = 3000;
@@ -101,7 +101,7 @@ function onGameChosen() {
   showChoice();
   els.chosenRules.hidden = !game?.rules_url;
   if (game?.rules_url) {
-    els.chosenRules.href = game.rules_url;
+    setAttrs(els.chosenRules, { href: game.rules_url });
     els.chosenRules.textContent = `Read the rules of ${game.title}`;
   }
 }
@@ -169,7 +169,7 @@ function renderGames() {
     const input = h("input", {
       type: "radio", name: "game", value: game.id, id: `game-${game.id}`,
       "data-testid": `game-card-${game.id}`,
-      "aria-describedby": `game-${game.id}-line game-${game.id}-meta`,
+      "aria-describedby": `game-${game.id}-line game-${game.id}-meta game-${game.id}-learn`,
       onchange: onGameChosen,
     });
     input.checked = game.id === chosen;
@@ -183,9 +183,9 @@ function renderGames() {
           h("span", { class: "card-line", id: `game-${game.id}-line`, "data-testid": "card-line" }, game.tagline || game.goal || ""),
           h("span", { class: "card-meta", id: `game-${game.id}-meta` },
             h("span", { "data-testid": "card-players" }, playersRange(game)),
-            game.minutes ? h("span", { "data-testid": "card-minutes" }, `about ${game.minutes} min`) : null,
-            game.learn ? h("span", { "data-testid": "card-learn", "data-learn": game.learn }, LEARN_WORDS[game.learn] || game.learn) : null,
+            game.minutes ? [" · ", h("span", { "data-testid": "card-minutes" }, `about ${game.minutes} min`)] : null,
           ),
+          game.learn ? h("span", { class: "card-learn", id: `game-${game.id}-learn`, "data-testid": "card-learn", "data-learn": game.learn }, LEARN_WORDS[game.learn] || game.learn) : null,
         ),
         links,
       ),

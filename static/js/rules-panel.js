@@ -3,7 +3,7 @@
 // leaving the match. The page is the server's embed form of /games/{id}/rules in a frame of
 // our own origin; the board under it is never touched, so whatever she had selected stays.
 
-import { h } from "./ui.js";
+import { h, setAttrs } from "./ui.js";
 
 let mounted = null;
 
@@ -20,7 +20,7 @@ function makePanel(gameId) {
   const button = document.getElementById("rules-button");
   const lobbyLink = document.getElementById("about-rules");
   if (lobbyLink) {
-    lobbyLink.href = rulesUrl;
+    setAttrs(lobbyLink, { href: rulesUrl });
     lobbyLink.hidden = false;
   }
   if (!button) return { gameId, destroy() {} };

@@ -125,7 +125,8 @@ def test_home_page_cards_help_a_newcomer_choose(
 ) -> None:
     with httpx.Client(base_url=live_server) as client:
         games = {g["id"]: g for g in client.get("/api/games").json()}
-    page = new_page(size["width"], size["height"])
+        guest = client.post("/api/players", json={"name": "Newcomer"}).json()
+    page = new_page(size["width"], size["height"], player=guest)  # not asked for a name
     page.goto("/")
     new_here = page.get_by_test_id("new-here")
     expect(new_here).to_have_text("New here? Learn a game in five minutes")
