@@ -1,4 +1,4 @@
-// Words and colours the four Tactrics games share (rules/tactrics.md V2, V10).
+// Words and colours the four Tactrics games share (rulings V2, V10: docs/rules/families/tactrics.md).
 
 import { GEOMETRY } from "./geometry.js";
 

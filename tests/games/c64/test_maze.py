@@ -1,4 +1,5 @@
-"""C64 Maze: rulebook "C64 Maze" with rulings C1, C2, C7 and map Z (rules/c64-board.md).
+"""C64 Maze: rulebook "C64 Maze" with rulings C1, C2 (docs/rules/families/c64-board.md), C7
+(docs/rules/c64-maze.md) and map Z.
 
 Scenarios use `maze_state`: 2 players by default, seat 0 = Red (S, Player 1, a1 -> h8) and
 seat 1 = Green (N, h8 -> a1); `act(state, seat, face, **player changes)` gives the seat a
@@ -69,7 +70,8 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_maze_is_registered_with_its_metadata():
-    """README table: c64-maze, "C64 Maze", 2-4 seats; chance from the shuffle and the draw."""
+    """docs/rules/README.md: c64-maze, "C64 Maze", 2-4 seats; chance from the shuffle and the
+    draw."""
     registered("c64-maze", "C64 Maze", (2, 4))
 
 
@@ -463,7 +465,7 @@ def test_random_play_keeps_the_board_sound(seed, players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_random_playouts_reach_a_winner_and_replay_exactly(players):
     """The rulebook's goal is reachable by random legal play, and the same seed and moves
-    give the same states (replays, ARCHITECTURE "Dice and determinism")."""
+    give the same states (replays, docs/architecture.md)."""
     label = f"playout{players}"
     state, log = random_playout(MAZE, fresh_maze(players, label), label, 60_000)
     outcome = MAZE.outcome(state)

@@ -1,4 +1,5 @@
-"""C64 Tanks: rulebook "C64 Tanks" with rulings C1, C2, C4.7, C5 and map T (rules/c64-board.md).
+"""C64 Tanks: rulebook "C64 Tanks" with rulings C1, C2, C4.7 (docs/rules/families/c64-board.md),
+C5 (docs/rules/c64-tanks.md) and map T.
 
 Scenarios use `tanks_state`: 2 players by default, seat 0 = Red (S, Player 1, tank on a1)
 and seat 1 = Green (N, tank on h8); `tanks_act(state, seat, face, **player changes)` gives
@@ -91,7 +92,7 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_tanks_is_registered_with_its_metadata():
-    """README table: c64-tanks, "C64 Tanks", 2-4 seats, no lobby options; chance from the
+    """docs/rules/README.md: c64-tanks, "C64 Tanks", 2-4 seats, no lobby options; chance from the
     shuffle and the first-player draw, nothing hidden."""
     registered("c64-tanks", "C64 Tanks", (2, 4))
 
@@ -434,7 +435,8 @@ def test_turning_mirrors_never_loop(walls, start, direction):
 
 
 def test_trace_bullet_never_changes_the_walls_it_is_given():
-    """Rules are pure (STYLE.md habit 1): the flight returns new walls."""
+    """Rules are pure (docs/architecture.md, "How the code is written"): the flight returns new
+    walls."""
     walls = dict(RECTANGLE)
     flight = trace_bullet("e4", "N", walls, {})
     assert walls == RECTANGLE and flight.walls != RECTANGLE

@@ -1,4 +1,5 @@
-"""C64 Trains: rulebook "C64 Trains" with rulings C2-C4 and C9 (rules/c64-board.md).
+"""C64 Trains: rulebook "C64 Trains" with rulings C2-C4 (docs/rules/families/c64-board.md) and
+C9 (docs/rules/c64-trains.md).
 
 Scenarios use `trains_state`: 3 players by default, seat 0 = Red (S, Player 1, starts at
 (0,0)), seat 1 = Blue (W, (0,8)), seat 2 = Green (N, (8,8)), with 4 players seat 3 = Yellow
@@ -34,7 +35,7 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_trains_is_registered_with_its_metadata():
-    """README table: c64-trains, "C64 Trains", 3-4 seats (rulebook "C64 Trains (3-4
+    """docs/rules/README.md: c64-trains, "C64 Trains", 3-4 seats (rulebook "C64 Trains (3-4
     players)"); chance from the shuffle and the draw, nothing hidden."""
     registered("c64-trains", "C64 Trains", (3, 4))
 

@@ -1,5 +1,5 @@
-"""What the four Tactrics games share: seats (V10), the options a lobby offers (README table),
-exact undo of any turn (V4), and the line finish (V5)."""
+"""What the four Tactrics games share: seats (V10), the options a lobby offers
+(docs/rules/README.md), exact undo of any turn (V4), and the line finish (V5)."""
 
 from __future__ import annotations
 
