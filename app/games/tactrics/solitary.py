@@ -2,7 +2,7 @@
 stands around the tower of its colour; fewer rotations is better.
 
 Rules: the Tactrics Advanced rulebook, "#4 Solitary", with rulings V1, V2
-(docs/rules/families/tactrics.md) and V9 (docs/rules/tactrics-solitary.md) and our scenarios
+(docs/rules/families/tactrics-rulings.md) and V9 (docs/rules/tactrics-solitary.md) and our scenarios
 (`data/solitary.json`): split (up to 6 colours
 on the six corner towers) or clustered (3 colours on T22, T34, T42, which together ring the
 centre tower). K colours of 6 routers each are placed on random distinct slots at set-up

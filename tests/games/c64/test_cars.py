@@ -1,5 +1,5 @@
 """C64 Cars: rulebook "C64 Cars" and its six numbered card-back rules, with rulings C1, C2
-(docs/rules/families/c64-board.md), C8 (docs/rules/c64-cars.md) and map K.
+(docs/rules/families/c64-board-rulings.md), C8 (docs/rules/c64-cars.md) and map K.
 
 Scenarios use `cars_state`: by default 2 players in seat order, seat 0 = Red (S, Player 1,
 start e1) and seat 1 = Green (N, start e2), both facing east in gear 0. Most scenarios clear

@@ -1,4 +1,4 @@
-"""C64 Maze: rulebook "C64 Maze" with rulings C1, C2 (docs/rules/families/c64-board.md), C7
+"""C64 Maze: rulebook "C64 Maze" with rulings C1, C2 (docs/rules/families/c64-board-rulings.md), C7
 (docs/rules/c64-maze.md) and map Z.
 
 Scenarios use `maze_state`: 2 players by default, seat 0 = Red (S, Player 1, a1 -> h8) and

@@ -1,5 +1,5 @@
-"""C64 Monsters: rulebook "C64 Monsters" with rulings C1, C2 (docs/rules/families/c64-board.md),
-C6 (docs/rules/c64-monsters.md) and map M.
+"""C64 Monsters: rulebook "C64 Monsters" with rulings C1, C2
+(docs/rules/families/c64-board-rulings.md), C6 (docs/rules/c64-monsters.md) and map M.
 
 Scenarios use `monsters_state`: by default 4 players in seat order, so seat 0 = Red (S, corner
 a1, centre d4), 1 = Blue (W, a8, d5), 2 = Green (N, h8, e5), 3 = Yellow (E, h1, e4), every

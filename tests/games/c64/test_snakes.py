@@ -1,5 +1,5 @@
-"""C64 Snakes: rulebook "C64 Snakes" with rulings C2-C4 (docs/rules/families/c64-board.md) and
-C10 (docs/rules/c64-snakes.md).
+"""C64 Snakes: rulebook "C64 Snakes" with rulings C2-C4 (docs/rules/families/c64-board-rulings.md)
+and C10 (docs/rules/c64-snakes.md).
 
 Scenarios use `snakes_state`: 2 players by default, seat 0 = Red (S, Player 1, head at
 (0,0)) and seat 1 = Green (N, (8,8)); with 3-4 players seat 1 = Blue (W, (0,8)), seat 2 =

@@ -1,5 +1,5 @@
-"""C64 Tanks: rulebook "C64 Tanks" with rulings C1, C2, C4.7 (docs/rules/families/c64-board.md),
-C5 (docs/rules/c64-tanks.md) and map T.
+"""C64 Tanks: rulebook "C64 Tanks" with rulings C1, C2, C4.7
+(docs/rules/families/c64-board-rulings.md), C5 (docs/rules/c64-tanks.md) and map T.
 
 Scenarios use `tanks_state`: 2 players by default, seat 0 = Red (S, Player 1, tank on a1)
 and seat 1 = Green (N, tank on h8); `tanks_act(state, seat, face, **player changes)` gives

@@ -1,5 +1,5 @@
-"""C64 Trains: rulebook "C64 Trains" with rulings C2-C4 (docs/rules/families/c64-board.md) and
-C9 (docs/rules/c64-trains.md).
+"""C64 Trains: rulebook "C64 Trains" with rulings C2-C4 (docs/rules/families/c64-board-rulings.md)
+and C9 (docs/rules/c64-trains.md).
 
 Scenarios use `trains_state`: 3 players by default, seat 0 = Red (S, Player 1, starts at
 (0,0)), seat 1 = Blue (W, (0,8)), seat 2 = Green (N, (8,8)), with 4 players seat 3 = Yellow
