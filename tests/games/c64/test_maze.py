@@ -123,7 +123,7 @@ def test_map_z_is_fair_and_connected():
 
 
 def test_map_pictures_are_checked():
-    """Maps are data (README): a malformed picture is refused, not half-read."""
+    """Maps are data (docs/rules/README.md): a malformed picture is refused, not half-read."""
     good = "\n".join(f"{r} . . . . . . . ." for r in range(8, 0, -1)) + "\n  a b c d e f g h"
     assert len(parse_map(good)) == 64
     with pytest.raises(ValueError):
@@ -149,7 +149,7 @@ def test_move_card_moves_one_square_in_the_seat_relative_direction(seat, face):
 
 
 def test_move_is_blocked_by_a_wall_and_the_card_is_spent():
-    """Rulebook: "(if not blocked by a wall or another adventurer)"; README: an action with
+    """Rulebook: "(if not blocked by a wall or another adventurer)"; ruling G2: an action with
     no effect still spends the card. Red at a1 tries east into the wall at b1."""
     state = maze_state(2)
     new, events = act(state, 0, "right")
@@ -186,7 +186,7 @@ def test_move_is_blocked_by_the_edge():
 
 def test_a_blocked_move_still_sets_the_latest_direction():
     """C4.6: latest direction = the most recent executed move card; a blocked move card is
-    still executed (README: no effect, still spent), so Red now faces the wall at b1."""
+    still executed (ruling G2: no effect, still spent), so Red now faces the wall at b1."""
     state = maze_state(2)
     new, _ = act(state, 0, "right")
     assert new["players"][0]["latest"] == "E"

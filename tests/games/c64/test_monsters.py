@@ -445,7 +445,7 @@ def test_left_button_carries_only_one_treasure():
 
 
 def test_left_button_without_a_treasure_does_nothing():
-    """README: an action that has no effect still spends the card."""
+    """Ruling G2: an action that has no effect still spends the card."""
     state = monsters_state(walls=[], squares={RED: "c2"})
     new, events = act(state, RED, "left_button")
     assert new["players"] == state["players"]

@@ -75,7 +75,7 @@ def test_the_snake_grows_from_its_head():
 
 
 def test_a_move_off_the_grid_points_does_nothing():
-    """C10: "The target point must be on the grid"; README: the card is still spent."""
+    """C10: "The target point must be on the grid"; ruling G2: the card is still spent."""
     state = snakes_state(2)
     new, events = act(state, 0, "down")
     unchanged_except_turn(state, new, 0)
@@ -222,7 +222,7 @@ def test_right_button_takes_back_the_tail_segment():
 
 @pytest.mark.parametrize("button", ["left_button", "right_button"])
 def test_buttons_without_segments_do_nothing(button):
-    """C10: "No segments: no effect."; README: the card is still spent."""
+    """C10: "No segments: no effect."; ruling G2: the card is still spent."""
     state = snakes_state(2)
     new, events = act(state, 0, button)
     unchanged_except_turn(state, new, 0)

@@ -149,7 +149,7 @@ def test_a_first_straight_shot_along_the_edge_reaches_the_next_corner():
 
 
 def test_map_pictures_with_mirrors_are_checked():
-    """Maps are data (README): mirror symbols parse, unknown ones are refused."""
+    """Maps are data (docs/rules/README.md): mirror symbols parse, unknown ones are refused."""
     good = "\n".join(f"{r} / \\ . . . . . T" for r in range(8, 0, -1)) + "\n  a b c d e f g h"
     assert parse_map(good)["a8"] == "/" and parse_map(good)["b1"] == "\\"
     with pytest.raises(ValueError):
@@ -181,7 +181,7 @@ def test_move_card_moves_one_square_in_the_seat_relative_direction(seat, face):
 
 def test_move_is_blocked_by_a_wall_and_the_card_is_spent():
     """Rulebook: "(if the square is not blocked by a wall or another tank)"; C1: a mirror
-    wall fills its whole square; README: an action with no effect still spends the card."""
+    wall fills its whole square; ruling G2: an action with no effect still spends the card."""
     state = tanks_state(2, squares={0: "b3"})
     new, events = tanks_act(state, 0, "up")
     unchanged_except_turn(state, new, 0)

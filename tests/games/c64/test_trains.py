@@ -86,7 +86,7 @@ def test_move_text_names_the_colour_and_the_rails_left():
 
 
 def test_a_move_onto_another_train_is_blocked_and_the_card_is_spent():
-    """Rulebook: "(if not occupied by another train)"; README: an action without effect still
+    """Rulebook: "(if not occupied by another train)"; ruling G2: an action without effect still
     spends the card. C9: no rail is laid when the train does not move."""
     state = trains_state(3, points={0: [3, 3], 1: [3, 4]})
     new, events = act(state, 0, "up")
