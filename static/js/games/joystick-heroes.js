@@ -80,8 +80,9 @@ export function createRenderer(root, ctx) {
     try { await ctx.submit(move); } catch { /* match.js shows the refusal */ } finally { busy = false; }
   }
 
-  function moveButton(move, label, { primary = false, testid, title, name } = {}) {
+  function moveButton(move, label, { primary = false, testid, title, name, attrs = {} } = {}) {
     return h("button", {
+      ...attrs,
       type: "button", class: primary ? "primary" : "ghost", title, "aria-label": name,
       "data-testid": testid || `move-${move.type}`, "data-move": JSON.stringify(move),
       onclick: () => send(move),
@@ -356,7 +357,7 @@ export function createRenderer(root, ctx) {
     } else if (b.phase === "setup") {
       if (mine) {
         parts.push(h("p", {}, "Create your hero: pick the two genres that get a starting cube."));
-        parts.push(h("div", { class: "jh-actions" }, legal.map((m) => moveButton(m, m.genres.map((g) => COLUMN_NAMES[g]).join(" + "), { testid: "genre-choice" }))));
+        parts.push(h("div", { class: "jh-actions" }, legal.map((m) => moveButton(m, m.genres.map((g) => COLUMN_NAMES[g]).join(" + "), { testid: "genre-choice", attrs: { "data-genres": m.genres.join(" ") } }))));
       } else parts.push(h("p", { class: "muted" }, "Waiting for the other heroes to pick their genres."));
     } else if (q && REACTIONS[q.kind]) {
       parts.push(...reactionPrompt(q, mine));
