@@ -302,7 +302,9 @@ export function createRenderer(root, ctx) {
         chartLine(card, chartState(card, { score: r.score, levels: r.levels, highScore: r.high_score, over: true })));
       return;
     }
-    const cardName = (b.cards.find((c) => c.id === play.card) || {}).name || "";
+    const playCard = b.cards.find((c) => c.id === play.card);
+    const cardName = (playCard || {}).name || "";
+    const rolled = play.step !== "before";
     const marks = new Set(legal.filter((m) => m.type === "mark_die").map((m) => m.die));
     const dice = play.dice.map((v, i) => dieFace(v, { index: i, marked: play.marked.includes(i), legalMark: marks.has(i) }));
     const gameDie = play.face
@@ -314,8 +316,8 @@ export function createRenderer(root, ctx) {
       h("div", { class: "jh-dice-head" },
         h("strong", {}, `${heroName(play.seat)} plays ${cardName}`),
         h("span", { class: "small muted" }, ` ${play.context === "arcade" ? "" : play.context === "tournament" ? "(tournament)" : "(tie-break)"} ${target} · High Score ${play.high_score_target}`)),
-      chartLine(b.cards.find((c) => c.id === play.card), chartState(b.cards.find((c) => c.id === play.card),
-        { score: play.step === "before" ? null : play.score, levels: play.passed, level: play.level, over: false })),
+      chartLine(playCard, chartState(playCard, { score: rolled ? play.score : null, levels: play.passed, level: play.level, over: false,
+        highScore: rolled && (!play.premium || play.level === 3) && play.score >= play.high_score_target })),
       play.step === "before"
         ? h("p", { class: "small" }, `${count(play.dice_count, "Scoring die", "Scoring dice")} ready${play.coop ? ` (incl. a cube lent by ${heroName(play.coop.lender)})` : ""}.`)
         : h("div", { class: "jh-dice-row" }, dice, gameDie, cont),
