@@ -1,5 +1,5 @@
-// Tank Skirmish (tube edition): three tanks a side on the 15x15 Zone (rulebook tube-tanks.txt,
-// rulings K1-K14). The active tank is ringed; in Move mode its reachable cells show their cost
+// Tank Skirmish (tube edition): three tanks a side on the 15x15 Zone (rules and rulings K1-K14:
+// docs/rules/tube-tanks.md). The active tank is ringed; in Move mode its reachable cells show their cost
 // and a click drives it there step by step; in Fire mode a click picks a target and the panel
 // shows the dice, the chance to hit and, with Energy Bolts, what the line meets first. Every
 // shot rolls the server's dice, shown tumbling here for both players. Everything clickable
