@@ -441,6 +441,7 @@ export function createRenderer(root, ctx) {
     let record = board.last_shot ? board.last_shot.events : null;
     if (board.last_shot === undefined) record = fired ? events : undefined;
     if (fired) rememberShot(record || events);
+    else if (diagram) lastShot = null; // "Show the move again" first draws the position before it
     if (record !== undefined) renderDice(record, fired);
     else if (shownShot === null) renderDice(null, false);
     if (selected && !fireAims(selected).length && !ramTargets().has(selected)) selected = null;
