@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.tube_tanks.ballistics import dice_count, distance
+from app.games.tube_tanks.board import occupancy
+from app.games.tube_tanks.movement import squeeze_clear
 from app.games.tube_tanks.zone import parse_cell
 from tests.rules_pages.claims import ScenarioRun, claim
 
@@ -29,6 +31,12 @@ def pool_blocks_the_diagonal_but_not_the_way_round(run: ScenarioRun) -> None:
     steps = {m["to"] for m in run.game.legal_moves(state, 0) if m["type"] == "step"}
     assert {"G2", "I2"} <= steps
     assert not steps & {"G3", "I3", "H3"}  # the pool forbids the squeeze and the entry
+    # It is the pool that forbids them: without it both diagonals would be open.
+    occ = occupancy(state)
+    assert not squeeze_clear(occ, parse_cell("H2"), parse_cell("G3"))
+    del occ[parse_cell("H3")]
+    assert squeeze_clear(occ, parse_cell("H2"), parse_cell("G3"))
+    assert squeeze_clear(occ, parse_cell("H2"), parse_cell("I3"))
     reach = dict(run.view["reach"])
     assert "H3" not in reach
     assert reach["G3"] == 4 and reach["I3"] == 4  # round by G2 / I2: 2 + 2
