@@ -28,7 +28,8 @@ from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
-from app.security_headers import SecurityHeaders
+from app.rules_pages.site import RulesPages
+from app.security_headers import EMBEDDABLE_CSP, SecurityHeaders
 from app.services import rate_limits
 from app.services.absence import Absence
 from app.services.computer_turns import ComputerTurns
@@ -57,6 +58,7 @@ def wants_a_page(request: Request) -> bool:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     pages = assemble_pages(STATIC)  # once: the files do not change while the server runs
+    rules_pages = RulesPages(STATIC)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -180,6 +182,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Content-Security-Policy refuses: static/docs.html starts the vendored Swagger UI
         # from static/js/api-docs.js.
         return HTMLResponse(pages["docs"])
+
+    @app.get("/games/{game_id}/rules", include_in_schema=False)
+    async def rules_page(game_id: str, embed: bool = False) -> HTMLResponse:
+        page = rules_pages.page(game_id, embed=embed)
+        if page is None:
+            return HTMLResponse(pages["404"], status_code=404)
+        # The match page shows the embedded form beside the board, in a frame of its own origin.
+        framing = {"x-frame-options": "SAMEORIGIN", "content-security-policy": EMBEDDABLE_CSP}
+        return HTMLResponse(page, headers=framing if embed else None)
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:

@@ -16,15 +16,20 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 PAGES = ("index", "match", "replay", "history", "404", "docs")
 
 
-def assemble_pages(static: Path) -> dict[str, str]:
-    """Each page of PAGES (by file name without .html), rendered."""
-    environment = Environment(
+def page_environment(static: Path) -> Environment:
+    """The Jinja2 environment of the pages under `static`."""
+    return Environment(
         loader=FileSystemLoader(static),
         # Every template is HTML. Nothing a client sends is rendered here (the pages get no
-        # variables; names and chat are filled in by the page's script, as text), and
-        # escaping stays on so that a value passed in later cannot become markup.
+        # variables but our own texts; names and chat are filled in by the page's script, as
+        # text), and escaping stays on so that a value passed in cannot become markup.
         autoescape=True,
         undefined=StrictUndefined,  # a misspelt name stops the start, not a page
         keep_trailing_newline=True,
     )
+
+
+def assemble_pages(static: Path) -> dict[str, str]:
+    """Each page of PAGES (by file name without .html), rendered."""
+    environment = page_environment(static)
     return {name: environment.get_template(f"{name}.html").render() for name in PAGES}

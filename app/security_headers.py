@@ -30,6 +30,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
     )
 )
 
+# The same policy for a page that our own pages may show in a frame (a rules page beside the
+# board); other sites still may not.
+EMBEDDABLE_CSP = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+
 SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("content-security-policy", CONTENT_SECURITY_POLICY),
     ("x-content-type-options", "nosniff"),
