@@ -68,8 +68,7 @@ def the_lit_squares_are_where_exactly_the_roll_can_end(run: ScenarioRun) -> None
     walker = Walker(run.final, seat)
     distance = steps_from(start, walker.passable)
     again = {
-        s for s, d in distance.items() if d <= total and (total - d) % 2 == 0
-        and walker.landable(s)
+        s for s, d in distance.items() if d <= total and (total - d) % 2 == 0 and walker.landable(s)
     }
     assert lit == again
     assert start in lit, "her own square: one step out and one back"
