@@ -109,9 +109,6 @@ class ComputerTurns:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def pending(self) -> int:
-        return len(self._pending)
-
     def budget_now(self) -> float:
         """The full budget when the workers keep up; shared out when decisions queue, so the
         ones waiting are answered within about one budget each round of the workers."""
@@ -152,6 +149,13 @@ class ComputerTurns:
         loop = asyncio.get_running_loop()
         version, state = live.version, live.state
         started = loop.time()
+        scripted = live.scripted()
+        if scripted is not None:
+            # A lesson's computer plays its script, paced like any computer player's move.
+            if scripted.seat == seat:
+                await asyncio.sleep(self._think_seconds)
+                await self._runtime.submit_for_computer(live.id, seat, scripted.move, version)
+            return
         self._waiting += 1
         try:
             await self._slots.acquire()
