@@ -464,6 +464,7 @@ export function createRenderer(root, ctx) {
       else if (e.type === "move") await walk(`thief-${e.seat}`, e.path, token);
       else if (e.type === "podcaster") await walk(`pod-${e.podcaster}`, e.path, token);
       else if (e.type === "carl") await walk("carl", e.path, token);
+      else if (e.type === "caught") await walk(`thief-${e.seat}`, [e.from, e.to], token);
       else if (e.type === "card") { drawCard(true); await sleep(500); }
     }
   }
