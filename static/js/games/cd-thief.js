@@ -1,5 +1,5 @@
 // CD Thief: sneak into the Expo hotel, collect your key, VIP pass and Studson, steal the CDs
-// from the Casino and escape (rulebook cd-thief.txt, rulings D1-D10). The board view is
+// from the Casino and escape (the rules and rulings D1-D11: docs/rules/cd-thief.md). The board view is
 // documented in docs/cd-thief.md; this module draws the 21 x 17 hotel map in SVG, highlights
 // the legal end squares after a roll, animates thieves, podcasters, Carl and
 // Intellivision-The-Great step by step along the paths in the events, shows the dice, the
