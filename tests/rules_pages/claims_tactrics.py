@@ -79,3 +79,107 @@ def the_last_router_home_ends_the_game_at_once(run: ScenarioRun) -> None:
     outcome = run.game.outcome(run.final)
     assert outcome is not None and outcome.winners == (0,)
     assert run.final["phase"] == "over"
+
+
+# --- Crossing Advanced ------------------------------------------------------------------------
+@claim("tactrics-crossing-advanced", "controller-rides")
+def a_controller_rides_on_its_router(run: ScenarioRun) -> None:
+    before = run.states[-2]
+    assert before["controllers"] == {"A1": 0, "A3": 0, "F7": 1, "E6": 1}
+    assert rotations(run) == [("T12", "cw")]
+    after = run.final
+    assert after["routers"].get("B4") == "red" and after["controllers"].get("B4") == 0
+    assert after["controllers"].get("A1") == 0 and "A3" not in after["controllers"]
+    assert "A1" not in TOWER_SLOTS["T12"]
+
+
+@claim("tactrics-crossing-advanced", "controller-walk")
+def a_controller_walks_along_touching_routers(run: ScenarioRun) -> None:
+    from app.games.tactrics.board import SLOT_NEIGHBOURS
+
+    before, after = run.states[-2], run.final
+    assert run.final["turn"]["used"] == 1
+    assert before["controllers"].get("A1") == 0 and before["controllers"].get("B4") == 0
+    assert "A1" not in after["controllers"] and after["controllers"].get("B5") == 0
+    path = ["A1", "B2", "B3", "B4", "B5"]
+    assert all(before["routers"].get(slot) == "red" for slot in path)
+    assert all(b in SLOT_NEIGHBOURS[a] for a, b in zip(path, path[1:], strict=False))
+    assert after["controllers"].get("B4") == 0  # the other controller is still there
+
+
+@claim("tactrics-crossing-advanced", "claim")
+def a_claimed_tower_turns_only_for_its_claimant(run: ScenarioRun) -> None:
+    from app.games.tactrics.turns import colour_counts
+
+    before, after = run.states[-2], run.final
+    assert colour_counts(before, "T23") == {"red": 1} and before["controllers"].get("B5") == 0
+    assert after["claims"] == {"T23": 0} and "B5" not in after["controllers"]
+    # Blue with more routers on T23 than red still may not turn it: red claimed it.
+    crowded = {**after, "routers": {**after["routers"], "C7": "blue", "C8": "blue"}}
+    assert colour_counts(crowded, "T23") == {"red": 1, "blue": 2}
+    assert run.game.rotation_kind(crowded, 1, "T23") is None
+    assert run.game.rotation_kind({**crowded, "claims": {}}, 1, "T23") == "normal"
+
+
+# --- Cat & Mouse ------------------------------------------------------------------------------
+def mouse_trail(run: ScenarioRun) -> list[str]:
+    from app.games.tactrics.cat_mouse import mouse_slot
+
+    trail: list[str] = []
+    for state in run.states:
+        if not trail or trail[-1] != mouse_slot(state):
+            trail.append(mouse_slot(state))
+    return trail
+
+
+def cats(state: dict) -> set[str]:
+    return {slot for slot, colour in state["routers"].items() if colour == "black"}
+
+
+MOUSE_RUN = [("T12", "cw")] * 3 + [("T22", "ccw"), ("T23", "cw"), ("T33", "ccw"), ("T43", "cw")]
+
+
+@claim("tactrics-cat-mouse", "mouse-pushes-a-cat")
+def turning_a_tower_with_one_cat_ends_the_mouse_run(run: ScenarioRun) -> None:
+    from app.games.tactrics.cat_mouse import cats_on
+
+    assert rotations(run) == MOUSE_RUN
+    assert mouse_trail(run) == ["A4", "A3", "B4", "B5", "C6", "C7", "D7", "D6"]
+    assert all(state["turn"]["seat"] == 0 for state in run.states)  # one turn
+    assert cats_on(run.states[-2], "T43") == 1
+    assert cats(run.states[-2]) - cats(run.final) == {"E6"}
+    assert cats(run.final) - cats(run.states[-2]) == {"E7"}
+    assert run.final["turn"]["locked"]
+    left = run.game.legal_moves(run.final, 0)
+    assert not [move for move in left if move["type"] == "rotate"]
+
+
+@claim("tactrics-cat-mouse", "no-turning-back")
+def the_cats_may_not_reverse_the_mouse(run: ScenarioRun) -> None:
+    from app.games.tactrics.cat_mouse import cats_on, mouse_towers
+
+    cats_turn = run.states[-2]
+    assert cats_turn["turn"]["seat"] == 1 and cats_turn["mouse_last"] == ["T43", "cw"]
+    offered = {(m["tower"], m["direction"]) for m in run.game.legal_moves(cats_turn, 1)
+               if m["type"] == "rotate"}
+    assert ("T43", "ccw") not in offered and ("T43", "cw") in offered
+    assert rotations(run)[-1] == ("T52", "ccw")
+    assert cats(cats_turn) - cats(run.final) == {"E4"}
+    assert cats(run.final) - cats(cats_turn) == {"E5"}
+    assert cats_on(run.final, "T43") == 2 and {"E5", "E7"} <= cats(run.final)
+    assert "T43" not in mouse_towers(run.final)
+
+
+@claim("tactrics-cat-mouse", "cornered")
+def two_cats_on_the_mouse_only_tower_win(run: ScenarioRun) -> None:
+    from app.games.tactrics.board import SLOT_TOWERS
+    from app.games.tactrics.cat_mouse import cats_on, mouse_slot
+
+    start = run.states[0]
+    assert mouse_slot(start) == "A4" and SLOT_TOWERS["A4"] == ("T12",)
+    assert cats_on(start, "T12") == 1 and "B6" in cats(start)
+    assert rotations(run) == [("T23", "cw")]
+    assert {"B5", "B6"} <= cats(run.final) and "B7" not in cats(run.final)
+    assert cats_on(run.final, "T12") == 2
+    outcome = run.game.outcome(run.final)
+    assert outcome is not None and outcome.winners == (1,)
