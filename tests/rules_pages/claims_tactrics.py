@@ -3,7 +3,10 @@ the rules modules: each caption's routers, towers, counts and turns are asserted
 
 from __future__ import annotations
 
-from app.games.tactrics.board import TOWER_SLOTS, distances_to
+from app.games.tactrics.board import SLOT_NEIGHBOURS, SLOT_TOWERS, TOWER_SLOTS, distances_to
+from app.games.tactrics.cat_mouse import cats_on, mouse_slot, mouse_towers
+from app.games.tactrics.solitary import placed_right
+from app.games.tactrics.turns import colour_counts
 from tests.rules_pages.claims import ScenarioRun, claim
 
 
@@ -95,8 +98,6 @@ def a_controller_rides_on_its_router(run: ScenarioRun) -> None:
 
 @claim("tactrics-crossing-advanced", "controller-walk")
 def a_controller_walks_along_touching_routers(run: ScenarioRun) -> None:
-    from app.games.tactrics.board import SLOT_NEIGHBOURS
-
     before, after = run.states[-2], run.final
     assert run.final["turn"]["used"] == 1
     assert before["controllers"].get("A1") == 0 and before["controllers"].get("B4") == 0
@@ -109,8 +110,6 @@ def a_controller_walks_along_touching_routers(run: ScenarioRun) -> None:
 
 @claim("tactrics-crossing-advanced", "claim")
 def a_claimed_tower_turns_only_for_its_claimant(run: ScenarioRun) -> None:
-    from app.games.tactrics.turns import colour_counts
-
     before, after = run.states[-2], run.final
     assert colour_counts(before, "T23") == {"red": 1} and before["controllers"].get("B5") == 0
     assert after["claims"] == {"T23": 0} and "B5" not in after["controllers"]
@@ -123,8 +122,6 @@ def a_claimed_tower_turns_only_for_its_claimant(run: ScenarioRun) -> None:
 
 # --- Cat & Mouse ------------------------------------------------------------------------------
 def mouse_trail(run: ScenarioRun) -> list[str]:
-    from app.games.tactrics.cat_mouse import mouse_slot
-
     trail: list[str] = []
     for state in run.states:
         if not trail or trail[-1] != mouse_slot(state):
@@ -141,8 +138,6 @@ MOUSE_RUN = [("T12", "cw")] * 3 + [("T22", "ccw"), ("T23", "cw"), ("T33", "ccw")
 
 @claim("tactrics-cat-mouse", "mouse-pushes-a-cat")
 def turning_a_tower_with_one_cat_ends_the_mouse_run(run: ScenarioRun) -> None:
-    from app.games.tactrics.cat_mouse import cats_on
-
     assert rotations(run) == MOUSE_RUN
     assert mouse_trail(run) == ["A4", "A3", "B4", "B5", "C6", "C7", "D7", "D6"]
     assert all(state["turn"]["seat"] == 0 for state in run.states)  # one turn
@@ -156,12 +151,13 @@ def turning_a_tower_with_one_cat_ends_the_mouse_run(run: ScenarioRun) -> None:
 
 @claim("tactrics-cat-mouse", "no-turning-back")
 def the_cats_may_not_reverse_the_mouse(run: ScenarioRun) -> None:
-    from app.games.tactrics.cat_mouse import cats_on, mouse_towers
-
     cats_turn = run.states[-2]
     assert cats_turn["turn"]["seat"] == 1 and cats_turn["mouse_last"] == ["T43", "cw"]
-    offered = {(m["tower"], m["direction"]) for m in run.game.legal_moves(cats_turn, 1)
-               if m["type"] == "rotate"}
+    offered = {
+        (m["tower"], m["direction"])
+        for m in run.game.legal_moves(cats_turn, 1)
+        if m["type"] == "rotate"
+    }
     assert ("T43", "ccw") not in offered and ("T43", "cw") in offered
     assert rotations(run)[-1] == ("T52", "ccw")
     assert cats(cats_turn) - cats(run.final) == {"E4"}
@@ -172,9 +168,6 @@ def the_cats_may_not_reverse_the_mouse(run: ScenarioRun) -> None:
 
 @claim("tactrics-cat-mouse", "cornered")
 def two_cats_on_the_mouse_only_tower_win(run: ScenarioRun) -> None:
-    from app.games.tactrics.board import SLOT_TOWERS
-    from app.games.tactrics.cat_mouse import cats_on, mouse_slot
-
     start = run.states[0]
     assert mouse_slot(start) == "A4" and SLOT_TOWERS["A4"] == ("T12",)
     assert cats_on(start, "T12") == 1 and "B6" in cats(start)
@@ -183,3 +176,30 @@ def two_cats_on_the_mouse_only_tower_win(run: ScenarioRun) -> None:
     assert cats_on(run.final, "T12") == 2
     outcome = run.game.outcome(run.final)
     assert outcome is not None and outcome.winners == (1,)
+
+
+# --- Solitary ---------------------------------------------------------------------------------
+@claim("tactrics-solitary", "targets")
+def one_rotation_brings_a_red_router_home(run: ScenarioRun) -> None:
+    start, after = run.states[0], run.final
+    assert start["targets"] == {"red": "T11", "yellow": "T31", "blue": "T51"}
+    assert len(start["routers"]) == 18
+    home = [(s, c) for s, c in start["routers"].items() if s in TOWER_SLOTS[start["targets"][c]]]
+    assert sorted(home) == [("C3", "yellow"), ("E3", "blue")]
+    assert rotations(run) == [("T12", "ccw")]
+    assert start["routers"].get("B5") == "red" and after["routers"].get("B4") == "red"
+    assert "B4" in TOWER_SLOTS["T11"]
+    assert placed_right(after) == 3 and after["rotations"] == 1
+
+
+@claim("tactrics-solitary", "solved")
+def the_last_router_home_solves_the_puzzle(run: ScenarioRun) -> None:
+    start, after = run.states[0], run.final
+    assert start["targets"] == {"red": "T11"} and start["rotations"] == 23
+    reds = {s for s, c in start["routers"].items() if c == "red"}
+    assert len(reds) == 6 and reds - set(TOWER_SLOTS["T11"]) == {"B1"}
+    assert rotations(run) == [("T21", "ccw")]
+    assert {s for s in after["routers"]} == set(TOWER_SLOTS["T11"])
+    outcome = run.game.outcome(after)
+    assert outcome is not None and outcome.scores == {0: 24}
+    assert start["phase"] == "play" and after["phase"] == "over"
