@@ -8,8 +8,9 @@
 // Each mark is an object with one of these keys, plus an optional `kind`: "hint" (the
 // default, yellow), "good" (green) or "bad" (red, dashed):
 //   {"tower": "T12"}                  a ring round the tower
-//   {"slot": "B4"}                    the outline of a slot (the router on it, if any)
-//   {"path": ["B5", "C6", "C7"]}      a line through slot centres, arrowhead on the last
+//   {"slot": "B4"}                    the outline of a slot (the router on it, if any), named
+//   {"path": ["B5", "C6", "C7"]}      a line through slot centres, arrowhead on the last;
+//                                     its first and last slots named
 //   {"side": "N"}                     one side's row of 7 slots: S, N, SW, NW, SE or NE
 // Marks are drawn again after every update, until highlight() is called with others.
 
@@ -622,6 +623,14 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     return [[x2, y2], corner(0.5), corner(-0.5)].map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" ");
   }
 
+  /** A marked slot's name, small, between its piece's letter and its base: captions name
+   *  slots ("from A3 to B4") and the board does not otherwise print them. */
+  function slotLabel(slot, mark) {
+    const { x, y, up } = GEOMETRY.slots[slot];
+    const [lx, ly] = project(x, y + (up ? -0.4 : 0.4));
+    return svg("text", { x: lx, y: ly + 0.1 * SCALE, class: `${markClass(mark, "label")}`, "data-mark": "label" }, slot);
+  }
+
   function drawMarks() {
     const items = [];
     for (const mark of marks) {
@@ -631,6 +640,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
         items.push(svg("circle", { cx, cy, r: 2 * SCALE - 2, class: markClass(mark, "tower"), "data-mark": "tower", "data-tower": mark.tower }));
       } else if (GEOMETRY.slots[mark.slot]) {
         items.push(svg("polygon", { points: trianglePoints(mark.slot, 0.9), class: markClass(mark, "slot"), "data-mark": "slot", "data-slot": mark.slot }));
+        items.push(slotLabel(mark.slot, mark));
       } else if (SIDES[mark.side]) {
         for (const slot of SIDES[mark.side]) {
           items.push(svg("polygon", { points: trianglePoints(slot, 0.9), class: markClass(mark, "slot"), "data-mark": "side", "data-slot": slot }));
@@ -642,6 +652,8 @@ export function createTactricsRenderer(root, ctx, { mode }) {
           svg("polyline", { points: points.map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" ") }),
           svg("circle", { cx: points[0][0], cy: points[0][1], r: 0.16 * SCALE }),
           svg("polygon", { points: arrowHead(points[points.length - 2], points[points.length - 1]) })));
+        const ends = mark.path.filter((slot) => GEOMETRY.slots[slot]);
+        items.push(slotLabel(ends[0], mark), slotLabel(ends[ends.length - 1], mark));
       }
     }
     fill(layers.marks, items);
