@@ -203,3 +203,37 @@ def the_last_router_home_solves_the_puzzle(run: ScenarioRun) -> None:
     outcome = run.game.outcome(after)
     assert outcome is not None and outcome.scores == {0: 24}
     assert start["phase"] == "play" and after["phase"] == "over"
+
+
+@claim("tactrics-crossing-advanced", "capture")
+def a_capture_sends_the_claim_back_where_the_captor_chooses(run: ScenarioRun) -> None:
+    before, after = run.states[0], run.final
+    assert before["claims"] == {"T33": 1}
+    assert colour_counts(before, "T33") == {"red": 3, "blue": 1}
+    assert on(run, "T33", "red", 0) == ["D6", "C6", "C5"] and on(run, "T33", "blue", 0) == ["D7"]
+    assert before["controllers"].get("C5") == 0
+    assert after["claims"] == {"T33": 0}
+    assert "C5" not in after["controllers"]
+    assert after["controllers"].get("F6") == 1 and after["routers"].get("F6") == "blue"
+    choices = {
+        move["to"]
+        for move in run.game.legal_moves(before, 0)
+        if move["type"] == "claim" and move["tower"] == "T33"
+    }
+    assert "F6" in choices and len(choices) > 1  # red had a choice
+
+
+@claim("tactrics-solitary", "clustered")
+def the_clustered_homes_cover_the_centre(run: ScenarioRun) -> None:
+    start = run.states[0]
+    assert start["targets"] == {"red": "T22", "yellow": "T34", "blue": "T42"}
+    homes = [set(TOWER_SLOTS[tower]) for tower in start["targets"].values()]
+    assert sum(len(home) for home in homes) == 18 and len(set().union(*homes)) == 18
+    assert set(TOWER_SLOTS["T33"]) <= set().union(*homes)
+    assert all(home & set(TOWER_SLOTS["T33"]) for home in homes)
+    assert rotations(run) == [("T33", "cw")]
+    assert start["routers"].get("D6") == "yellow" and start["routers"].get("C5") == "blue"
+    after = run.final
+    assert after["routers"].get("D7") == "yellow" and "D7" in TOWER_SLOTS["T34"]
+    assert after["routers"].get("D5") == "blue" and "D5" in TOWER_SLOTS["T42"]
+    assert placed_right(start) == 3 and placed_right(after) == 5
