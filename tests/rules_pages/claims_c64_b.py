@@ -1,0 +1,95 @@
+"""Claims of the C64 Cars, Trains and Snakes rules pages (docs/rules/c64-cars.md,
+c64-trains.md, c64-snakes.md): each checks what its diagram's caption says, through the
+rules module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.contract import Event, State
+from app.games.c64.geometry import COLOR
+from app.games.c64.trains import connections
+from tests.rules_pages.claims import ScenarioRun, claim
+
+
+def seat_of(state: State, colour: str) -> int:
+    """The seat playing `colour` ("red", "blue", ...): seats get colours by turn order."""
+    for player in state["players"]:
+        if COLOR[player["side"]] == colour:
+            return int(player["seat"])
+    raise AssertionError(f"nobody plays {colour}")
+
+
+def last_events(run: ScenarioRun, event_type: str) -> list[Event]:
+    return [e for e in run.events[-1] if e["type"] == event_type]
+
+
+def last_play(run: ScenarioRun) -> Event:
+    (play,) = last_events(run, "play")
+    return play
+
+
+def before_last(run: ScenarioRun) -> State:
+    return run.states[-2]
+
+
+def player(state: State, seat: int) -> dict[str, Any]:
+    return state["players"][seat]
+
+
+# --- C64 Cars ---------------------------------------------------------------------------------
+@claim("c64-cars", "finish-after-a-lap")
+def red_crosses_from_d1_into_e1_after_the_lap_and_wins(run: ScenarioRun) -> None:
+    red = seat_of(run.final, "red")
+    car = player(before_last(run), red)
+    assert car["checkpoints"] == {"East": True, "North": True, "West": True}
+    assert (car["square"], car["facing"], car["gear"]) == ("c1", "E", 2)
+    assert last_play(run)["seat"] == red and last_play(run)["direction"] == "E"
+    (drive,) = last_events(run, "drive")
+    assert drive["path"] == ["c1", "d1", "e1"]
+    assert run.final["phase"] == "over"
+    assert run.final["outcome"]["winners"] == [red]
+
+
+@claim("c64-cars", "too-fast-to-turn")
+def red_in_gear_2_drives_on_east_to_g1_and_flips_facing_north(run: ScenarioRun) -> None:
+    red = seat_of(run.final, "red")
+    car = player(before_last(run), red)
+    assert (car["square"], car["facing"], car["gear"], car["flipped"]) == ("e1", "E", 2, False)
+    play = last_play(run)
+    assert (play["seat"], play["face"], play["direction"]) == (red, "up", "N")
+    (drive,) = last_events(run, "drive")
+    assert drive["path"] == ["e1", "f1", "g1"] and drive["direction"] == "E"
+    after = player(run.final, red)
+    assert (after["square"], after["facing"], after["flipped"]) == ("g1", "N", True)
+
+
+@claim("c64-cars", "bounce-off-a-wall")
+def green_turns_north_into_the_e3_wall_and_bounces_to_e1_in_gear_0(run: ScenarioRun) -> None:
+    green = seat_of(run.final, "green")
+    car = player(before_last(run), green)
+    assert player(run.final, green)["side"] == "N"
+    assert (car["square"], car["gear"]) == ("e2", 1)
+    assert "e3" in run.final["walls"]
+    assert "e1" not in [p["square"] for p in before_last(run)["players"]]
+    play = last_play(run)
+    assert (play["seat"], play["face"], play["direction"]) == (green, "down", "N")
+    (rebound,) = last_events(run, "rebound")
+    assert rebound["wall"] == "e3" and not rebound["stopped"]
+    after = player(run.final, green)
+    assert (after["square"], after["gear"]) == ("e1", 0)
+
+
+@claim("c64-cars", "shove-a-car")
+def red_shoves_green_from_f1_to_g1_and_rolls_into_f1(run: ScenarioRun) -> None:
+    red, green = seat_of(run.final, "red"), seat_of(run.final, "green")
+    before = before_last(run)
+    assert (player(before, red)["square"], player(before, red)["gear"]) == ("e1", 2)
+    assert player(before, red)["facing"] == "E"
+    assert player(before, green)["square"] == "f1"
+    play = last_play(run)
+    assert (play["seat"], play["direction"]) == (red, "E")
+    (push,) = last_events(run, "push")
+    assert (push["car"], push["from"], push["to"]) == (green, "f1", "g1")
+    assert player(run.final, red)["square"] == "f1"
+    assert player(run.final, green)["square"] == "g1"
