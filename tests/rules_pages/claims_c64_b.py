@@ -93,3 +93,56 @@ def red_shoves_green_from_f1_to_g1_and_rolls_into_f1(run: ScenarioRun) -> None:
     assert (push["car"], push["from"], push["to"]) == (green, "f1", "g1")
     assert player(run.final, red)["square"] == "f1"
     assert player(run.final, green)["square"] == "g1"
+
+
+# --- C64 Trains -------------------------------------------------------------------------------
+@claim("c64-trains", "rails-on-grid-points")
+def red_lays_two_rails_and_driving_back_over_her_own_lays_none(run: ScenarioRun) -> None:
+    red = seat_of(run.final, "red")
+    points = [player(run.states[0], red)["point"]]
+    for state, events in zip(run.states[1:], run.events, strict=True):
+        if any(e["type"] == "play" and e["seat"] == red for e in events):
+            points.append(player(state, red)["point"])
+    assert points == [[0, 0], [0, 1], [1, 1], [0, 1]]
+    assert player(run.final, red)["rails"] == [[0, 0, 0, 1], [0, 1, 1, 1]]
+    (move,) = last_events(run, "move")
+    assert move["seat"] == red and move["rail"] is None and move["why"] == "own_rail"
+    view = run.game.view(run.final, None)["players"][red]
+    assert (view["rails_laid"], view["rails_left"]) == (2, 14)
+
+
+@claim("c64-trains", "rail-meets-station")
+def blues_rail_at_reds_station_scores_one_point_each(run: ScenarioRun) -> None:
+    red, blue = seat_of(run.final, "red"), seat_of(run.final, "blue")
+    assert connections(before_last(run)) == []
+    assert [3, 3] in player(run.final, red)["stations"]
+    (move,) = last_events(run, "move")
+    assert (move["seat"], move["direction"]) == (blue, "S")
+    assert (move["from"], move["to"], move["rail"]) == ([3, 4], [3, 3], [3, 3, 3, 4])
+    pairs = connections(run.final)
+    assert pairs == [{"station": red, "point": [3, 3], "rail": blue, "segment": [3, 3, 3, 4]}]
+    vp = {p["seat"]: p["vp"] for p in run.game.view(run.final, None)["players"]}
+    assert vp[red] == 1 and vp[blue] == 1 and sum(vp.values()) == 2
+    own = [r for r in player(run.final, red)["rails"] if [3, 3] in (r[:2], r[2:])]
+    assert own, "Red's own rails end at her station and score nothing"
+
+
+@claim("c64-trains", "last-rail")
+def after_reds_16th_rail_blue_and_green_play_once_and_red_wins_the_tie(run: ScenarioRun) -> None:
+    red, blue, green = (seat_of(run.final, c) for c in ("red", "blue", "green"))
+    plays = [(i, e["seat"]) for i, ev in enumerate(run.events) for e in ev if e["type"] == "play"]
+    assert [seat for _, seat in plays] == [red, blue, green]
+    first = plays[0][0]
+    (move,) = [e for e in run.events[first] if e["type"] == "move"]
+    assert (move["from"], move["to"], move["rail"]) == ([7, 4], [6, 4], [6, 4, 7, 4])
+    assert any(e["type"] == "last_rail" for e in run.events[first])
+    assert len(player(run.states[first + 1], red)["rails"]) == 16
+    assert run.states[-2]["phase"] == "play" and run.final["phase"] == "over"
+    blue_move = [e for e in run.events[plays[1][0]] if e["type"] == "move"]
+    assert blue_move and blue_move[0]["to"] == [3, 3]
+    assert any(e["type"] == "station" for e in run.events[plays[2][0]])
+    outcome = run.final["outcome"]
+    assert outcome["scores"] == {str(red): 1, str(blue): 1, str(green): 0}
+    laid = {p["seat"]: p["rails_laid"] for p in outcome["details"]["players"]}
+    assert (laid[red], laid[blue]) == (16, 8)
+    assert outcome["winners"] == [red]
