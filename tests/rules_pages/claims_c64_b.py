@@ -146,3 +146,51 @@ def after_reds_16th_rail_blue_and_green_play_once_and_red_wins_the_tie(run: Scen
     laid = {p["seat"]: p["rails_laid"] for p in outcome["details"]["players"]}
     assert (laid[red], laid[blue]) == (16, 8)
     assert outcome["winners"] == [red]
+
+
+# --- C64 Snakes -------------------------------------------------------------------------------
+@claim("c64-snakes", "own-body-blocks")
+def reds_head_cannot_go_back_onto_its_own_body_at_0_0(run: ScenarioRun) -> None:
+    red = seat_of(run.final, "red")
+    assert player(before_last(run), red)["snake"] == [[1, 0], [1, 1], [0, 1], [0, 0]]
+    heads = [player(run.states[0], red)["snake"][0]]
+    for state, events in zip(run.states[1:], run.events, strict=True):
+        if any(e["type"] == "play" and e["seat"] == red for e in events):
+            heads.append(player(state, red)["snake"][0])
+    assert heads == [[0, 0], [0, 1], [1, 1], [1, 0], [1, 0]]
+    play = last_play(run)
+    assert (play["seat"], play["face"], play["direction"]) == (red, "left", "W")
+    (blocked,) = last_events(run, "blocked")
+    assert (blocked["why"], blocked["owner"], blocked["to"]) == ("body", red, [0, 0])
+    assert player(run.final, red)["snake"] == player(before_last(run), red)["snake"]
+    assert run.final["joysticks"][red]["tilted"] == play["to"], "the card was played all the same"
+
+
+@claim("c64-snakes", "bite-a-tail")
+def red_bites_greens_tail_at_3_4_and_captures_a_segment(run: ScenarioRun) -> None:
+    red, green = seat_of(run.final, "red"), seat_of(run.final, "green")
+    before = before_last(run)
+    assert player(before, red)["snake"][0] == [3, 3]
+    assert player(before, green)["snake"][-2:] == [[4, 4], [3, 4]]
+    (move,) = last_events(run, "move")
+    assert (move["seat"], move["direction"], move["to"]) == (red, "N", [3, 4])
+    assert (move["capture"], move["victim"], move["taken"]) == ("tail", green, [4, 4, 3, 4])
+    assert player(run.final, red)["captured"] == 1
+    assert player(run.final, red)["snake"][0] == [3, 4]
+    assert len(player(run.final, red)["snake"]) - 1 == 7
+    assert len(player(run.final, green)["snake"]) - 1 == 3
+    assert player(run.final, green)["supply"] == player(before, green)["supply"]
+
+
+@claim("c64-snakes", "catch-a-head")
+def red_catches_greens_head_at_6_5_and_wins_at_once(run: ScenarioRun) -> None:
+    red, green = seat_of(run.final, "red"), seat_of(run.final, "green")
+    before = before_last(run)
+    assert player(before, red)["snake"][0] == [6, 4]
+    assert player(before, green)["snake"][0] == [6, 5]
+    assert player(before, green)["supply"] > 0
+    (move,) = last_events(run, "move")
+    assert (move["seat"], move["direction"], move["capture"]) == (red, "N", "head")
+    assert run.final["phase"] == "over"
+    assert run.final["outcome"]["winners"] == [red]
+    assert run.final["outcome"]["details"]["capture"] == green
