@@ -19,6 +19,8 @@ HTTP_STATUS = {
     "not_away": 409,
     "not_allowed": 409,
     "too_soon": 409,
+    # A guided first match: the learner's move is not the lesson's; the message is its hint.
+    "off_script": 409,
     "too_large": 413,
     "unprocessable": 422,
     "rate_limited": 429,

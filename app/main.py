@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import openapi
-from app.api.routes import games, matches, players, replays
+from app.api.routes import games, matches, players, replays, tutorials
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
 from app.db.migrate import upgrade_to_head
@@ -28,7 +28,7 @@ from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
 from app.realtime.presence import Presence
-from app.rules_pages.site import RulesPages
+from app.rules_pages.site import LessonPages, RulesPages
 from app.security_headers import EMBEDDABLE_CSP, SecurityHeaders
 from app.services import rate_limits
 from app.services.absence import Absence
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     pages = assemble_pages(STATIC)  # once: the files do not change while the server runs
     rules_pages = RulesPages(STATIC)
+    lesson_pages = LessonPages(STATIC)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -155,7 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     rate_limits.install(app, settings)
-    for module in (players, games, matches, replays):
+    for module in (players, games, matches, replays, tutorials):
         app.include_router(module.router)
     app.include_router(socket.router)
     openapi.install(app)
@@ -191,6 +192,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The match page shows the embedded form beside the board, in a frame of its own origin.
         framing = {"x-frame-options": "SAMEORIGIN", "content-security-policy": EMBEDDABLE_CSP}
         return HTMLResponse(page, headers=framing if embed else None)
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> HTMLResponse:
+        return HTMLResponse(lesson_pages.index())
+
+    @app.get("/learn/{family}", include_in_schema=False)
+    async def lesson_page(family: str) -> HTMLResponse:
+        page = lesson_pages.lesson(family)
+        if page is None:
+            return HTMLResponse(pages["404"], status_code=404)
+        return HTMLResponse(page)
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:

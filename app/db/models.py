@@ -102,6 +102,9 @@ class Match(Base):
     # Whether a computer player holds a seat or stands in for someone (kept with seats and
     # stand_ins): lets the sweep after a restart find such matches without reading them all.
     has_computer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The family whose guided first match this is (app/tutorials/<family>.json): its script
+    # decides the computers' moves and which of the learner's moves it accepts. None: a match.
+    tutorial: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class MatchSeat(Base):

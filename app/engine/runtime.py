@@ -31,6 +31,7 @@ from app.engine.fairness import dice_seed
 from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.realtime.diff import make_patch
+from app.tutorials import tutorial
 
 HISTORY = 16  # versions kept for patches to connections that lag; further behind gets a snapshot
 ANSWERS = 256
@@ -54,6 +55,32 @@ def replay(
         state, events = game.apply(state, seat, move, Dice(seed, seq))
         all_events.append(events)
     return state, all_events
+
+
+@dataclass(frozen=True)
+class ScriptedMove:
+    seat: int
+    move: dict[str, Any]
+    """In the canonical form `parse_move` gives, to compare with what a learner sent."""
+    hint: str
+
+
+def script_of(game: Game, tutorial_family: str | None) -> list[ScriptedMove] | None:
+    if tutorial_family is None:
+        return None
+    script = tutorial(tutorial_family)
+    if script is None or script.game != game.id:
+        return None  # a tutorial since withdrawn: the match plays on as any match
+    learner_hint = "Follow the lesson: do what the highlighted step says."
+    return [
+        ScriptedMove(
+            seat=step.seat,
+            move=game.parse_move(step.move),
+            hint=step.hint
+            or (learner_hint if step.seat == script.learner else "Wait: the computer moves now."),
+        )
+        for step in script.steps
+    ]
 
 
 @dataclass
@@ -81,6 +108,8 @@ class LiveMatch:
     """Seconds a turn may take (the lobby's turn timer); None: no timer."""
     turn_deadlines: dict[int, int] = field(default_factory=dict)
     """version -> epoch milliseconds when the turn of that version's active seats runs out."""
+    script: list[ScriptedMove] | None = None
+    """A guided first match's moves, in order (move k+1 is script[k]); None: a match."""
     _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _legal: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
@@ -88,6 +117,12 @@ class LiveMatch:
     _board_patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _events: dict[tuple[int, int | None], list[Event]] = field(default_factory=dict)
     _seats: list[dict[str, Any]] | None = None
+
+    def scripted(self) -> ScriptedMove | None:
+        """The move the tutorial's script makes next, while it lasts."""
+        if self.script is None or self.version >= len(self.script):
+            return None
+        return self.script[self.version]
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -145,8 +180,12 @@ class LiveMatch:
     def turn_ran_out(self, seat: int, now_ms: int) -> bool:
         deadline = self.turn_deadlines.get(self.version)
         active = self.game.active_seats(self.state)
-        return self.status == "active" and seat in active and deadline is not None \
+        return (
+            self.status == "active"
+            and seat in active
+            and deadline is not None
             and now_ms >= deadline
+        )
 
     def _seats_view(self) -> list[dict[str, Any]]:
         # The same object in every version's view: the diff skips it by identity.
@@ -325,8 +364,8 @@ class MatchRuntime:
         handle = self._clocks.pop(live.id, None)
         if handle is not None:
             handle.cancel()
-        if live.status != "active":
-            return
+        if live.status != "active" or live.script is not None:
+            return  # a learner in a guided match takes her time over every question
         seconds = live.game.decision_seconds(live.state)
         if seconds is None:
             return
@@ -427,9 +466,7 @@ class MatchRuntime:
             players = [p for p in row.seats if p is not None]
             names_rows = (
                 await conn.execute(
-                    select(Player.id, Player.name, Player.bot_level).where(
-                        Player.id.in_(players)
-                    )
+                    select(Player.id, Player.name, Player.bot_level).where(Player.id.in_(players))
                 )
             ).all()
             names_by_id = {r.id: r.name for r in names_rows}
@@ -437,7 +474,11 @@ class MatchRuntime:
             moves = (
                 await conn.execute(
                     select(
-                        Move.seq, Move.seat, Move.move, Move.events, Move.client_id,
+                        Move.seq,
+                        Move.seat,
+                        Move.move,
+                        Move.events,
+                        Move.client_id,
                         Move.created_at,
                     )
                     .where(Move.match_id == match_id)
@@ -461,6 +502,7 @@ class MatchRuntime:
             bots={i: levels_by_id[p] for i, p in enumerate(players) if p in levels_by_id},
             stand_ins=stand_ins_of(row.stand_ins),
             turn_timer=row.turn_timer,
+            script=script_of(game, row.tutorial),
         )
         live.remember(0, state, [])
         for move in moves:
@@ -468,11 +510,13 @@ class MatchRuntime:
         if row.status == "abandoned":
             live.end()
         elif row.status == "finished" and live.outcome is None and row.outcome:
-            live.claim(Outcome(
-                winners=tuple(row.outcome.get("winners", ())),
-                reason=row.outcome.get("reason", ""),
-                details=row.outcome.get("details") or {},
-            ))
+            live.claim(
+                Outcome(
+                    winners=tuple(row.outcome.get("winners", ())),
+                    reason=row.outcome.get("reason", ""),
+                    details=row.outcome.get("details") or {},
+                )
+            )
         # The turn began when its position was reached (or the match started), not now.
         reached = moves[-1].created_at if moves else row.started_at
         live.start_turn(live.version, int(_as_utc(reached).timestamp() * 1000))
@@ -575,8 +619,12 @@ class MatchRuntime:
             return None
         try:
             return await self._submit_as(
-                live, seat, move, client_id=f"{COMPUTER_MOVE_ID}{version}:{seat}",
-                version=version, by_computer=True,
+                live,
+                seat,
+                move,
+                client_id=f"{COMPUTER_MOVE_ID}{version}:{seat}",
+                version=version,
+                by_computer=True,
             )
         except ArcadeError:
             return None
@@ -677,6 +725,10 @@ class MatchRuntime:
             move = game.parse_move(raw_move)
         except BadMove as exc:
             raise ArcadeError("bad_request", exc.reason) from None
+        scripted = live.scripted()
+        if scripted is not None and (seat != scripted.seat or move != scripted.move):
+            # A lesson: the step's hint says what to do instead; nothing changes.
+            raise ArcadeError("off_script", scripted.hint)
         stale = version is not None and version < live.version
         if version is not None and version > live.version:
             raise ArcadeError("bad_request", "That version is in the future; send sync.")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from app.engine.registry import get_game
+from app.engine.registry import all_games, get_game
 from app.pages import page_environment
 from app.rules_pages.render import render_page
 from app.rules_pages.source import page_source
-from app.tutorials import tutorial_for_game
+from app.tutorials import FAMILY_TITLES, Tutorial, all_tutorials, tutorial, tutorial_for_game
 
 
 def players_text(low: int, high: int) -> str:
@@ -48,4 +48,48 @@ class RulesPages:
             embed=embed,
         )
         self._rendered[key] = text
+        return text
+
+
+class LessonPages:
+    """/learn (every lesson) and /learn/{family} (one lesson, with its Start button)."""
+
+    def __init__(self, static: Path) -> None:
+        environment = page_environment(static)
+        self._index = environment.get_template("learn.html")
+        self._lesson = environment.get_template("lesson.html")
+        self._rendered: dict[str, str] = {}
+
+    @staticmethod
+    def _family_games(family: str) -> list[dict[str, str]]:
+        games = []
+        for game in all_games():
+            source = page_source(game.id)
+            if source is not None and source.meta.get("family") == family:
+                games.append({"id": game.id, "title": source.meta.get("title", game.title)})
+        return games
+
+    def _lesson_facts(self, lesson: Tutorial) -> dict[str, object]:
+        return {
+            **lesson.model_dump(),
+            "family_title": FAMILY_TITLES[lesson.family],
+            "games": self._family_games(lesson.family),
+        }
+
+    def index(self) -> str:
+        if "" not in self._rendered:
+            lessons = [self._lesson_facts(lesson) for lesson in all_tutorials().values()]
+            self._rendered[""] = self._index.render(lessons=lessons)
+        return self._rendered[""]
+
+    def lesson(self, family: str) -> str | None:
+        cached = self._rendered.get(family)
+        if cached is not None:
+            return cached
+        lesson = tutorial(family)
+        game = get_game(lesson.game) if lesson is not None else None
+        if lesson is None or game is None:
+            return None
+        text = self._lesson.render(lesson=self._lesson_facts(lesson), game_title=game.title)
+        self._rendered[family] = text
         return text

@@ -152,6 +152,13 @@ class ComputerTurns:
         loop = asyncio.get_running_loop()
         version, state = live.version, live.state
         started = loop.time()
+        scripted = live.scripted()
+        if scripted is not None:
+            # A lesson's computer plays its script, paced like any computer player's move.
+            if scripted.seat == seat:
+                await asyncio.sleep(self._think_seconds)
+                await self._runtime.submit_for_computer(live.id, seat, scripted.move, version)
+            return
         self._waiting += 1
         try:
             await self._slots.acquire()

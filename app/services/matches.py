@@ -693,6 +693,8 @@ def summary(
         "created_at": iso_utc(match.created_at),
         "started_at": iso_utc(match.started_at),
         "finished_at": iso_utc(match.finished_at),
+        # A guided first match: the family of its lesson (GET /api/tutorials/{family}).
+        "tutorial": match.tutorial,
     }
     if viewer is not None and viewer in match.seats:
         data["watch_token"] = match.watch_token

@@ -46,7 +46,7 @@ class Tutorial(BaseModel):
     intro: str = Field(max_length=800)
     players: int = Field(ge=1, le=8)
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: str = Field(min_length=1, max_length=200)
+    seed: str = Field(min_length=1, max_length=64)  # a match's seed column holds 64
     learner: int = Field(default=0, ge=0)
     steps: list[Step] = Field(min_length=1, max_length=60)
     ready: str = Field(max_length=600)

@@ -56,7 +56,7 @@ async def _activity(
     )
 
 
-async def _summary(
+async def summary_for(
     context: AppContext,
     session: AsyncSession,
     match: Match,
@@ -93,7 +93,7 @@ async def _lobby_changed(
     """Commit a lobby change, tell the match's sockets, answer with the new summary."""
     await session.commit()
     await context.notify(match.id, kind)
-    return await _summary(context, session, match, player_id)
+    return await summary_for(context, session, match, player_id)
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, responses=MATCH_CHANGE)
@@ -117,7 +117,7 @@ async def create_match(
         max_open=context.settings.max_open_lobbies_per_player,
     )
     await session.commit()
-    return await _summary(context, session, match, player.id)
+    return await summary_for(context, session, match, player.id)
 
 
 @router.get("", response_model=MatchesPublic, responses=LISTING)
@@ -189,7 +189,7 @@ async def read_match(
     """The match summary, with your view of the game once it has started (private matches:
     only for their players and holders of the watch token)."""
     match = await lobby.get_match(session, match_id=match_id)
-    return await _summary(context, session, match, player.id if player else None, watch=watch)
+    return await summary_for(context, session, match, player.id if player else None, watch=watch)
 
 
 @router.patch("/{match_id}", responses=MATCH_CHANGE)
@@ -272,7 +272,7 @@ async def stand_in(
     await session.commit()
     context.runtime.set_stand_ins(match_id, stand_ins_of(match.stand_ins))
     await context.notify(match_id, "seats", frame=told)
-    return await _summary(context, session, match, player.id)
+    return await summary_for(context, session, match, player.id)
 
 
 @router.post("/{match_id}/claim-win", responses=MATCH_CHANGE)
@@ -300,7 +300,7 @@ async def claim_win(
     )
     told = (match.seat_changes or [])[-1]
     await context.notify(match_id, "seats", claimed=True, frame=told)
-    return await _summary(context, session, match, player.id)
+    return await summary_for(context, session, match, player.id)
 
 
 @router.put("/{match_id}/options", responses=MATCH_CHANGE)
@@ -348,7 +348,7 @@ async def rematch(
     match = await lobby.rematch(session, match_id=match_id, player=player)
     await session.commit()
     await context.notify(match_id, "rematch", rematch_id=match.id)
-    return await _summary(context, session, match, player.id)
+    return await summary_for(context, session, match, player.id)
 
 
 @router.post("/{match_id}/keep-open", responses=MATCH_CHANGE)
@@ -411,7 +411,7 @@ async def end_match(
     await session.commit()
     await context.runtime.end(match_id)
     await context.notify(match.id, "ended")
-    return await _summary(context, session, match, player.id)
+    return await summary_for(context, session, match, player.id)
 
 
 @router.post("/{match_id}/start", responses=MATCH_CHANGE)
