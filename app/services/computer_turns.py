@@ -109,9 +109,6 @@ class ComputerTurns:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def pending(self) -> int:
-        return len(self._pending)
-
     def budget_now(self) -> float:
         """The full budget when the workers keep up; shared out when decisions queue, so the
         ones waiting are answered within about one budget each round of the workers."""

@@ -294,7 +294,6 @@ async def stand_in(
 class Return:
     seat: int
     moves: int
-    since: str
     told: dict[str, Any]
 
 
@@ -334,9 +333,7 @@ async def come_back(
             Move.seq > int(entry.get("version", 0)),
         )
     )
-    return Return(
-        seat=seat, moves=int(moves or 0), since=str(entry.get("since")), told=found["told"]
-    )
+    return Return(seat=seat, moves=int(moves or 0), told=found["told"])
 
 
 async def claim_win(

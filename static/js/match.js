@@ -163,6 +163,21 @@ function applySummary(next) {
   renderSummaryExtras();
   if (state) renderPlayers();
   updateDocumentTitle();
+  if (summary.tutorial && !coachLoading) loadCoach(summary.tutorial);
+}
+
+// ------------------------------------------------------------------ a guided first match
+let coach = null;
+let coachLoading = null;
+function loadCoach(family) {
+  coachLoading = import("./tutorial-coach.js")
+    .then((module) => module.startCoach({ family, mountBefore: els.turn, onDismiss: () => { coach = null; } }))
+    .then((started) => {
+      coach = started;
+      tableRoomObserver.observe(coach.element);
+      coach.onState(state);
+    })
+    .catch((error) => console.error("the lesson's coach could not start", error));
 }
 
 function renderLobby() {
@@ -698,6 +713,7 @@ async function showState(next, events) {
   const batch = pendingEvents;
   pendingEvents = [];
   r.update(state, batch);
+  coach?.onState(state);
   if (!coloursKnown && renderer?.seatInfo) recolourLog();
   if ((state.status === "finished" || state.outcome) && summary && summary.status !== "finished" && !refreshedAtEnd) {
     refreshedAtEnd = true; // the seed is revealed and "Play again" becomes possible
@@ -1086,6 +1102,7 @@ function submit(move) {
     // Said once, in the banner right above the board (role=alert reads it out; the table's
     // room is measured again, so the board moves down rather than being covered). A connection
     // closed for good is said by its own "Disconnected" toast.
+    if (coach?.onRefused(error)) throw error; // a lesson's hint, said by its coach
     if (error.code !== "closed") showMoveError(error.message);
     throw error;
   });

@@ -88,6 +88,7 @@ def test_the_host_reads_when_an_idle_table_closes_and_then_why_it_closed(
         f"This table closes at {_clock(page, closes)} if nobody joins or starts it."
     )
     expect(notice).to_contain_text("keeps it open 30 more minutes")
+    expect(notice).to_be_visible()  # text arrives before layout on a busy machine
     assert notice.bounding_box() is not None
 
     # A friend joining is activity: the closing time moves on, on the host's page too.
@@ -106,6 +107,7 @@ def test_the_host_reads_when_an_idle_table_closes_and_then_why_it_closed(
     quiet = _summary(server.url, match_id)["expires_at"]
     expect(notice).to_contain_text(f"This table closes at {_clock(page, quiet)}")
     keep = page.get_by_test_id("keep-open")
+    expect(keep).to_be_visible()
     box = keep.bounding_box()
     assert box is not None and box["height"] >= 40
     keep.click()

@@ -31,7 +31,7 @@ def test_the_script_is_legal_move_by_move_from_its_seed(lesson: Tutorial) -> Non
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.family for lesson in LESSONS])
 def test_every_learner_step_teaches(lesson: Tutorial) -> None:
     learner_steps = [step for step in lesson.steps if step.seat == lesson.learner]
-    assert 3 <= len(learner_steps) and len(lesson.steps) <= 40
+    assert len(learner_steps) >= 3 and len(lesson.steps) <= 40
     for step in learner_steps:
         assert step.say and step.hint and step.highlight, step
     for step in lesson.steps:
