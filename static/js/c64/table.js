@@ -33,8 +33,8 @@ function markKind(mark) {
   return MARK_KINDS.has(mark.kind) ? mark.kind : "hint";
 }
 
-// Card marks are styled by c64.css, loaded once by the first table that needs it.
-function ensureMarkStyles() {
+// c64.css (card marks, the joystick's heading) is loaded once, by the first table.
+function ensureTableStyles() {
   if (document.querySelector("link[data-c64-css]")) return;
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/c64.css", "data-c64-css": "" }));
 }
@@ -66,6 +66,7 @@ export function createC64SceneTable(root, ctx, { createScene, ...game }) {
 }
 
 export function createC64Table(root, ctx, game) {
+  ensureTableStyles();
   const you = ctx.you ?? null;
   let state = null;
   let board = null;
@@ -592,7 +593,6 @@ export function createC64Table(root, ctx, game) {
 
   function highlight(list) {
     marks = Array.isArray(list) ? list.filter((mark) => mark && typeof mark === "object") : [];
-    if (marks.some((mark) => mark.card !== undefined || mark.space)) ensureMarkStyles();
     render();
   }
 
