@@ -112,19 +112,24 @@ def red_lays_two_rails_and_driving_back_over_her_own_lays_none(run: ScenarioRun)
 
 
 @claim("c64-trains", "rail-meets-station")
-def blues_rail_at_reds_station_scores_one_point_each(run: ScenarioRun) -> None:
+def blue_drives_through_reds_station_and_both_score_two(run: ScenarioRun) -> None:
     red, blue = seat_of(run.final, "red"), seat_of(run.final, "blue")
-    assert connections(before_last(run)) == []
+    assert connections(run.states[0]) == []
+    blue_moves = [e for ev in run.events for e in ev if e["type"] == "move" and e["seat"] == blue]
+    assert [(m["from"], m["to"], m["direction"]) for m in blue_moves] == [
+        ([3, 4], [3, 3], "S"),
+        ([3, 3], [2, 3], "W"),
+    ]
     assert [3, 3] in player(run.final, red)["stations"]
-    (move,) = last_events(run, "move")
-    assert (move["seat"], move["direction"]) == (blue, "S")
-    assert (move["from"], move["to"], move["rail"]) == ([3, 4], [3, 3], [3, 3, 3, 4])
     pairs = connections(run.final)
-    assert pairs == [{"station": red, "point": [3, 3], "rail": blue, "segment": [3, 3, 3, 4]}]
+    assert pairs == [
+        {"station": red, "point": [3, 3], "rail": blue, "segment": [3, 3, 3, 4]},
+        {"station": red, "point": [3, 3], "rail": blue, "segment": [2, 3, 3, 3]},
+    ]
     vp = {p["seat"]: p["vp"] for p in run.game.view(run.final, None)["players"]}
-    assert vp[red] == 1 and vp[blue] == 1 and sum(vp.values()) == 2
+    assert vp[red] == 2 and vp[blue] == 2 and sum(vp.values()) == 4
     own = [r for r in player(run.final, red)["rails"] if [3, 3] in (r[:2], r[2:])]
-    assert own, "Red's own rails end at her station and score nothing"
+    assert len(own) == 2, "Red's own rails end at her station and score nothing"
 
 
 @claim("c64-trains", "last-rail")
