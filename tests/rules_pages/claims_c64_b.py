@@ -199,3 +199,18 @@ def red_catches_greens_head_at_6_5_and_wins_at_once(run: ScenarioRun) -> None:
     assert run.final["phase"] == "over"
     assert run.final["outcome"]["winners"] == [red]
     assert run.final["outcome"]["details"]["capture"] == green
+
+
+@claim("c64-snakes", "last-stick")
+def reds_last_stick_ends_the_game_and_greens_longer_snake_wins(run: ScenarioRun) -> None:
+    red, green = seat_of(run.final, "red"), seat_of(run.final, "green")
+    before = before_last(run)
+    assert player(before, red)["supply"] == 1 and player(before, green)["supply"] > 0
+    assert player(before, green)["captured"] == 2
+    (move,) = last_events(run, "move")
+    assert (move["seat"], move["direction"], move["from"], move["to"]) == (red, "N", [5, 3], [5, 4])
+    assert player(run.final, red)["supply"] == 0
+    assert run.final["phase"] == "over"
+    outcome = run.final["outcome"]
+    assert outcome["scores"] == {str(red): 14, str(green): 15}
+    assert outcome["winners"] == [green]
