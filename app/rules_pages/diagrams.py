@@ -23,6 +23,11 @@ from app.engine.runtime import seat_state
 from app.rules_pages.source import page_source
 
 
+# Seats are named like friends at a table: a game's renderer may number players by turn
+# order ("Red · Player 1"), which a name "Player 2" for seat 1 would contradict.
+DIAGRAM_NAMES = ("Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
 class DiagramError(ValueError):
     """A diagram the rules module cannot play as written."""
 
@@ -106,8 +111,8 @@ def wire_state(run: ScenarioRun, index: int) -> dict[str, Any]:
         state,
         version=index,
         seats=[
-            {"seat": seat, "name": f"Player {seat + 1}", "bot": None}
-            for seat in range(run.diagram.players)
+            {"seat": seat, "name": name, "bot": None}
+            for seat, name in enumerate(DIAGRAM_NAMES[: run.diagram.players])
         ],
         you=viewer,
         board=game.view(state, viewer),
