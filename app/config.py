@@ -89,7 +89,7 @@ class Settings(BaseSettings):
         default=250,
         description="closed sockets after which the oldest generation is collected (0: never)",
     )
-    # Computer players and absent friends (docs/bots.md, docs/platform-additions.md).
+    # Computer players and absent friends (docs/bots.md, docs/protocol.md).
     away_after_seconds: int = Field(
         default=60, ge=1, description="seconds with no socket before a seated player is away"
     )

@@ -57,6 +57,45 @@ def replay(
     return state, all_events
 
 
+def seat_state(
+    game: Game,
+    state: State,
+    *,
+    version: int,
+    seats: list[dict[str, Any]],
+    you: int | None,
+    board: dict[str, Any],
+    outcome: Outcome | None,
+    legal_moves: Callable[[], list[dict[str, Any]]],
+    ended: bool = False,
+    deadline: int | None = None,
+    turn_deadline: int | None = None,
+) -> dict[str, Any]:
+    """The `state` of the wire protocol: one seat's view of a position with what surrounds
+    it (who moves, the seat's legal moves, the outcome). `legal_moves` is asked only when
+    `you` is to move."""
+    active = sorted(game.active_seats(state)) if outcome is None and not ended else []
+    if you in active:
+        legal = legal_moves()
+    elif you is not None and active:
+        legal = game.out_of_turn_moves(state, you)
+    else:
+        legal = []
+    return {
+        "game": game.id,
+        "status": "finished" if outcome is not None else "abandoned" if ended else "active",
+        "version": version,
+        "seats": seats,
+        "you": you,
+        "active_seats": active,
+        "legal_moves": legal,
+        "board": board,
+        "outcome": outcome.to_json() if outcome is not None else None,
+        "deadline": deadline if active else None,
+        "turn_deadline": turn_deadline if active else None,
+    }
+
+
 @dataclass(frozen=True)
 class ScriptedMove:
     seat: int
@@ -244,27 +283,19 @@ class LiveMatch:
         outcome = game.outcome(state)
         if outcome is None and version == self.version and self.status == "finished":
             outcome = self.outcome  # a claimed win
-        ended = outcome is None and self.status == "abandoned" and version == self.version
-        active = sorted(game.active_seats(state)) if outcome is None and not ended else []
-        if seat in active:
-            legal = self.legal(version, seat)
-        elif seat is not None and active:
-            legal = game.out_of_turn_moves(state, seat)
-        else:
-            legal = []
-        view = {
-            "game": game.id,
-            "status": "finished" if outcome is not None else "abandoned" if ended else "active",
-            "version": version,
-            "seats": self._seats_view(),
-            "you": seat,
-            "active_seats": active,
-            "legal_moves": legal,
-            "board": board,
-            "outcome": outcome.to_json() if outcome is not None else None,
-            "deadline": self.deadlines.get(version) if active else None,
-            "turn_deadline": self.turn_deadlines.get(version) if active else None,
-        }
+        view = seat_state(
+            game,
+            state,
+            version=version,
+            seats=self._seats_view(),
+            you=seat,
+            board=board,
+            outcome=outcome,
+            ended=outcome is None and self.status == "abandoned" and version == self.version,
+            legal_moves=lambda: self.legal(version, seat),  # type: ignore[arg-type]
+            deadline=self.deadlines.get(version),
+            turn_deadline=self.turn_deadlines.get(version),
+        )
         self._views[key] = view
         return view
 

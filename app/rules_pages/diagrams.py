@@ -19,7 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.engine.contract import BadMove, Event, Game, State
 from app.engine.dice import SETUP_MOVE_NUMBER, Dice
+from app.engine.runtime import seat_state
 from app.rules_pages.source import page_source
+
+
+# Seats are named like friends at a table: a game's renderer may number players by turn
+# order ("Red · Player 1"), which a name "Player 2" for seat 1 would contradict.
+DIAGRAM_NAMES = ("Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 class DiagramError(ValueError):
@@ -100,25 +106,19 @@ def run_scenario(game: Game, diagram: Diagram) -> ScenarioRun:
 def wire_state(run: ScenarioRun, index: int) -> dict[str, Any]:
     """The match-page state after `index` moves, as the viewer's socket would carry it."""
     game, state, viewer = run.game, run.states[index], run.diagram.viewer
-    outcome = game.outcome(state)
-    active = sorted(game.active_seats(state)) if outcome is None else []
-    legal = game.legal_moves(state, viewer) if viewer is not None and viewer in active else []
-    return {
-        "game": game.id,
-        "status": "finished" if outcome is not None else "active",
-        "version": index,
-        "seats": [
-            {"seat": seat, "name": f"Player {seat + 1}", "bot": None}
-            for seat in range(run.diagram.players)
+    return seat_state(
+        game,
+        state,
+        version=index,
+        seats=[
+            {"seat": seat, "name": name, "bot": None}
+            for seat, name in enumerate(DIAGRAM_NAMES[: run.diagram.players])
         ],
-        "you": viewer,
-        "active_seats": active,
-        "legal_moves": legal,
-        "board": game.view(state, viewer),
-        "outcome": outcome.to_json() if outcome is not None else None,
-        "deadline": None,
-        "turn_deadline": None,
-    }
+        you=viewer,
+        board=game.view(state, viewer),
+        outcome=game.outcome(state),
+        legal_moves=lambda: game.legal_moves(state, viewer),  # type: ignore[arg-type]
+    )
 
 
 def drawing(run: ScenarioRun) -> dict[str, Any]:

@@ -89,6 +89,7 @@ function row(summary) {
         h("span", { class: "visually-hidden" }, `, ${players.map((s) => s.name).join(" versus ")}: replay`),
       ),
       summary.private ? h("span", { class: "tag" }, "private") : null,
+      summary.tutorial ? h("span", { class: "tag", "data-testid": "history-lesson" }, "lesson") : null,
       h("ul", { class: "h-players", "aria-label": "Players" },
         players.map((s) => {
           const won = winners.has(s.seat);

@@ -2,7 +2,9 @@
 // and goes to it; the match page's coach (tutorial-coach.js) takes it from there.
 
 import { api, ensurePlayer } from "./api.js";
-import { askName } from "./ui.js";
+import { askName, logoSvg } from "./ui.js";
+
+document.getElementById("brand-logo")?.replaceWith(logoSvg());
 
 const start = document.querySelector('[data-testid="lesson-start"]');
 const problem = document.querySelector('[data-testid="lesson-error"]');

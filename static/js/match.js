@@ -1246,7 +1246,7 @@ async function loadLog(upTo) {
 }
 
 // ------------------------------------------------------------------ chat
-// Two channels (docs/platform-additions.md#chat-channels): the players talk among themselves
+// Two channels (docs/protocol.md, "Chat"): the players talk among themselves
 // at the table and read the watchers' chat in a second tab; watchers see and write theirs only,
 // under a name of their own. The server decides who reads what; the page just files each
 // message under its channel.

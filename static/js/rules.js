@@ -3,7 +3,9 @@
 // before and after its last move in the page as JSON; the renderer animates that move and
 // then marks what the caption points at. Without JavaScript the caption stays as the text.
 
-import { h } from "./ui.js";
+import { h, logoSvg } from "./ui.js";
+
+document.getElementById("brand-logo")?.replaceWith(logoSvg());
 
 const refuse = () => Promise.reject(new Error("This is a diagram: moves cannot be made here."));
 

@@ -68,6 +68,9 @@ PAGE_HEADERS = {
     "/match/some-match": (200, None, {"brand-logo", "player-name", "spectator-tag"}),
     "/replay/some-match": (200, None, {"brand-logo", "player-name"}),
     "/nonexistent": (404, None, {"brand-logo"}),
+    "/learn": (200, "/learn", {"brand-logo"}),
+    "/learn/cd-thief": (200, "/learn", {"brand-logo"}),
+    "/games/cd-thief/rules": (200, None, {"brand-logo"}),
 }
 
 
@@ -88,7 +91,7 @@ async def test_every_page_is_served_with_the_one_site_header(server: LiveServer)
             assert html.index("</header>") < html.index('<main id="main">'), path
             nav = re.search(r'<nav class="site-nav"[^>]*>(.*?)</nav>', header, re.S)
             assert nav, path
-            assert re.findall(r'<a href="([^"]+)"', nav[1]) == ["/", "/history"], path
+            assert re.findall(r'<a href="([^"]+)"', nav[1]) == ["/", "/learn", "/history"], path
             marked = re.findall(r'<a href="([^"]+)"[^>]*aria-current="page"', nav[1])
             assert marked == ([current_href] if current_href else []), path
             assert 'data-testid="nav-history"' in nav[1], path

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, status
 
 from app.api.deps import ContextDep, CurrentPlayer, SessionDep
-from app.api.responses import COMMON, GAME_READ, MATCH_CHANGE
+from app.api.responses import BAD_INPUT, COMMON, MATCH_CHANGE, NOT_FOUND, merged
 from app.api.routes.matches import summary_for
 from app.errors import ArcadeError
 from app.services.rate_limits import LobbyCreationLimit
@@ -35,7 +35,7 @@ async def list_tutorials() -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/{family}", responses=GAME_READ)
+@router.get("/{family}", responses=merged(BAD_INPUT, NOT_FOUND))
 async def show_tutorial(family: Family) -> dict[str, Any]:
     """One lesson whole: its seed, and each step's move and words (a lesson has no secrets)."""
     lesson = tutorial(family)

@@ -1,7 +1,8 @@
 """C64 Cars: race once around the island and be first across the goal line.
 
-Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Cars", including the six numbered
-card-back rules) with our rulings C1-C4 and C8 (rules/c64-board.md), track per map K. Every car
+Rules: the C64 Board rulebook ("C64 Cars", including the six numbered card-back rules) with
+our rulings C1-C4 (docs/rules/families/c64-board-rulings.md) and C8 (docs/rules/c64-cars.md), track
+per map K. Every car
 starts in gear 0 facing east on its start square (turn order: e1, e2, f1, f2).
 
 - Left Button: gear + 1 (max 3). Right Button: gear - 1 (min 0).

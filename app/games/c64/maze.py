@@ -1,12 +1,12 @@
 """C64 Maze: race your adventurer to the opposite corner through a maze of movable walls.
 
-Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Maze") with our rulings C1-C4
-and C7 (rules/c64-board.md). Each player moves her adventurer with her joystick cards: a move
-card steps one square in the seat-relative direction unless a wall, another adventurer or the
-edge is in the way (the card is spent either way). Left Button pushes the wall in front of
-the adventurer (in her latest direction) one square further; Right Button pulls it one square
-back while the adventurer steps back. Walls never go on the corner squares. The first
-adventurer on her own opposite corner wins at once.
+Rules: the C64 Board rulebook ("C64 Maze") with our rulings C1-C4
+(docs/rules/families/c64-board-rulings.md) and C7 (docs/rules/c64-maze.md). Each player moves her
+adventurer with her joystick cards: a move card steps one square in the seat-relative direction
+unless a wall, another adventurer or the edge is in the way (the card is spent either way). Left
+Button pushes the wall in front of the adventurer (in her latest direction) one square further;
+Right Button pulls it one square back while the adventurer steps back. Walls never go on the corner
+squares. The first adventurer on her own opposite corner wins at once.
 
 State (JSON, on top of the common C64 state described in `base.py`):
 - ``players[seat]["square"]``: the adventurer's square ("a1".."h8"); her goal is the

@@ -1,11 +1,11 @@
 """C64 Monsters: steal a treasure from the monsters' lairs and bring it home to your corner.
 
-Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Monsters") with our rulings
-C1-C4 and C6 (rules/c64-board.md), walls per map M. Every player has an adventurer (starting
-on her left corner), a monster and a treasure disc (both starting on her closest centre
-square, its lair). A move card moves the adventurer one square in the seat-relative
-direction AND then the same-colour monster one square in the opposite absolute direction;
-each part is blocked separately (adventurers by walls, the edge and other adventurers;
+Rules: the C64 Board rulebook ("C64 Monsters") with our rulings C1-C4
+(docs/rules/families/c64-board-rulings.md) and C6 (docs/rules/c64-monsters.md), walls per map M.
+Every player has an adventurer (starting on her left corner), a monster and a treasure disc (both
+starting on her closest centre square, its lair). A move card moves the adventurer one square in the
+seat-relative direction AND then the same-colour monster one square in the opposite absolute
+direction; each part is blocked separately (adventurers by walls, the edge and other adventurers;
 monsters by walls, the edge and other monsters), so one may move while the other stays.
 
 - Encounters, checked after each of the two sub-moves: an adventurer and a monster (any

@@ -1,19 +1,18 @@
 """C64 Snakes: grow your snake across the grid points, bite tails, and catch a head to win.
 
-Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Snakes") with our rulings C2-C4
-and C10 (rules/c64-board.md). 2-4 players. Each snake head (a disc) starts on its seat's
-left-corner grid point with 16 sticks in supply (12 each with 4 players). A snake is a path:
-the head point, then its segments back to the tail point. A move card moves the head one grid
-point in the seat-relative direction and lays a segment between the old and the new head
-point. The target must be on the grid and not touched by any segment (any colour, the
-player's own body too) and not hold another head, except: moving onto an opponent's head
-captures it and wins at once (also against a snake without segments); moving onto an
-opponent's tail point (a snake with at least one segment) takes her last segment as a
-captured stick, then the head moves there and lays a segment as usual. Left Button takes
-the segment next to the head back to supply and moves the head to its far end; Right Button
-takes the tail segment back to supply; without segments they do nothing. The game ends as
-soon as a player lays her last stick: most segments on the board wins, tie -> most captured
-segments, still tied -> shared win.
+Rules: the C64 Board rulebook ("C64 Snakes") with our rulings C2-C4
+(docs/rules/families/c64-board-rulings.md) and C10 (docs/rules/c64-snakes.md). 2-4 players. Each
+snake head (a disc) starts on its seat's left-corner grid point with 16 sticks in supply (12 each
+with 4 players). A snake is a path: the head point, then its segments back to the tail point. A move
+card moves the head one grid point in the seat-relative direction and lays a segment between the old
+and the new head point. The target must be on the grid and not touched by any segment (any colour,
+the player's own body too) and not hold another head, except: moving onto an opponent's head
+captures it and wins at once (also against a snake without segments); moving onto an opponent's tail
+point (a snake with at least one segment) takes her last segment as a captured stick, then the head
+moves there and lays a segment as usual. Left Button takes the segment next to the head back to
+supply and moves the head to its far end; Right Button takes the tail segment back to supply;
+without segments they do nothing. The game ends as soon as a player lays her last stick: most
+segments on the board wins, tie -> most captured segments, still tied -> shared win.
 
 State (JSON, on top of the common C64 state described in `base.py`):
 - ``players[seat]["snake"]``: the snake's grid points ``[gx, gy]`` from head to tail (0..8,

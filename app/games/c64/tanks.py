@@ -1,16 +1,16 @@
 """C64 Tanks: shoot every other tank once, with bullets that bounce off turning mirror walls.
 
-Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Tanks") with our rulings C1-C5
-and map T (rules/c64-board.md). Each player drives a tank with her joystick cards: a move card
-steps one square in the seat-relative direction unless a wall, another tank or the edge is in
-the way (the card is spent either way). Left Button fires a bullet in the tank's latest
-direction; it travels square by square, every mirror wall it enters deflects it by 90 degrees
-and then turns (``/`` <-> ``\\``), until it enters a tank's square (that tank is hit, even the
-shooter's own) or leaves the board. Right Button fires a missile that lands exactly 3 squares
-away over everything; on a square without a wall it hits every tank on that square and on its
-4 orthogonal neighbours. A hit player loses the action of her next card (hits do not stack).
-Every opponent a player hits gives her that opponent's disc; the first player holding a disc
-of every other player wins at once.
+Rules: the C64 Board rulebook ("C64 Tanks") with our rulings C1-C4
+(docs/rules/families/c64-board-rulings.md), C5 (docs/rules/c64-tanks.md) and map T (maps/T.txt).
+Each player drives a tank with her joystick cards: a move card steps one square in the seat-relative
+direction unless a wall, another tank or the edge is in the way (the card is spent either way). Left
+Button fires a bullet in the tank's latest direction; it travels square by square, every mirror wall
+it enters deflects it by 90 degrees and then turns (``/`` <-> ``\\``), until it enters a tank's
+square (that tank is hit, even the shooter's own) or leaves the board. Right Button fires a missile
+that lands exactly 3 squares away over everything; on a square without a wall it hits every tank on
+that square and on its 4 orthogonal neighbours. A hit player loses the action of her next card (hits
+do not stack). Every opponent a player hits gives her that opponent's disc; the first player holding
+a disc of every other player wins at once.
 
 Ruling C5 in detail, as implemented here:
 - Mirror table: ``/`` turns N->E, E->N, S->W, W->S; ``\\`` turns N->W, W->N, S->E, E->S.

@@ -1,16 +1,16 @@
 """C64 Trains: lay rails across the grid points and build stations that opponents' rails reach.
 
-Rules: the C64 Board rulebook (rulebooks/c64-board.txt, "C64 Trains") with our rulings C2-C4
-and C9 (rules/c64-board.md). 3-4 players. Each train starts on its seat's left-corner grid
-point with 16 rails and 3 stations in supply. A move card moves the train one grid point in
-the seat-relative direction (not off the 9x9 grid points, not onto another train) and lays a
-rail of the player's colour on the segment just travelled, unless her colour already lies
-there (then no rail is used). Rails of different colours may share a segment; trains cross
-any rails. Either button places a station on the train's grid point if she has one left and
-no station of any colour stands there. When a player lays her 16th rail, every other player
-takes exactly one more turn in turn order, then the game ends. Scoring (C9): for every station
-and every rail of another colour with one end on the station's point, the station owner and
-the rail owner each score 1 VP. Most VP wins; tie -> most rails laid; still tied -> shared win.
+Rules: the C64 Board rulebook ("C64 Trains") with our rulings C2-C4
+(docs/rules/families/c64-board-rulings.md) and C9 (docs/rules/c64-trains.md). 3-4 players. Each
+train starts on its seat's left-corner grid point with 16 rails and 3 stations in supply. A move
+card moves the train one grid point in the seat-relative direction (not off the 9x9 grid points, not
+onto another train) and lays a rail of the player's colour on the segment just travelled, unless her
+colour already lies there (then no rail is used). Rails of different colours may share a segment;
+trains cross any rails. Either button places a station on the train's grid point if she has one left
+and no station of any colour stands there. When a player lays her 16th rail, every other player
+takes exactly one more turn in turn order, then the game ends. Scoring (C9): for every station and
+every rail of another colour with one end on the station's point, the station owner and the rail
+owner each score 1 VP. Most VP wins; tie -> most rails laid; still tied -> shared win.
 
 State (JSON, on top of the common C64 state described in `base.py`):
 - ``players[seat]["point"]``: the train's grid point ``[gx, gy]`` (0..8 each, ruling C2).

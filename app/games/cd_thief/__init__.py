@@ -1,4 +1,5 @@
 """CD Thief (Retro Gaming RoundUp board game): steal the CDs from the Expo hotel's Casino and
-escape (rulebooks/cd-thief.txt, rulings cd-thief.md D1-D11). `game.CdThief` registers itself."""
+escape (the CD Thief rulebook, rulings D1-D11 in docs/rules/cd-thief.md). `game.CdThief`
+registers itself."""
 
 from app.games.cd_thief import game as game

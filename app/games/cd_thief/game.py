@@ -1,10 +1,11 @@
 """CD Thief: sneak into the retro-gaming Expo hotel, steal the stack of CDs, get out with them.
 
-Rules: rulebooks/cd-thief.txt with rulings D1-D11 and the content of 3(d) (rules/cd-thief.md);
-the map, item squares and Event cards are data (``data/``). Chance: 2d6 movement, the Battle
-dice, ITG's white die, the shuffled Event deck and the first player. Hidden information: only
-the Event deck's order, which is secret to everybody; views show how many cards are left and
-the last card drawn, never the order (`reveal_view` adds it for replays of finished games).
+Rules: the CD Thief rulebook with rulings D1-D11 (docs/rules/cd-thief.md) and our content for what
+the rulebook lacks: the map, item squares and Event cards are data (``data/``). Chance: 2d6
+movement, the Battle dice, ITG's white die, the shuffled Event deck and the first player. Hidden
+information: only the Event deck's order, which is secret to everybody; views show how many cards
+are left and the last card drawn, never the order (`reveal_view` adds it for replays of finished
+games).
 
 State (JSON)::
 

@@ -1,4 +1,4 @@
-"""Joystick Heroes (rulebooks/joystick-heroes.txt, rulings H1-H17): `game.JoystickHeroes`.
+"""Joystick Heroes (rulings in docs/rules/joystick-heroes.md): `game.JoystickHeroes`.
 
 Modules by concern: `content` (data files), `moves`, `scoring`, `decks` (arcade and Power
 deck), `plays` (one play of a card), `flow` (rounds, questions, Power Up, tournaments, end)

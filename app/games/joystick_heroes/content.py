@@ -1,7 +1,7 @@
 """The Joystick Heroes content: Games cards, Power cards and the numbers of the rules, as data.
 
-Everything a designer may want to tune lives in `data/*.json` (rulings H2, H3, H5 and the
-card lists of rules/joystick-heroes.md 2(d)); this module loads it once at import time and
+Everything a designer may want to tune lives in `data/*.json` (rulings H2, H3, H5 and our
+card lists, docs/rules/joystick-heroes.md); this module loads it once at import time and
 checks its shape, so a bad edit fails loudly when the server starts, not mid-game.
 """
 

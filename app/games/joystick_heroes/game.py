@@ -1,8 +1,8 @@
 """Joystick Heroes: heroes tour an arcade of Games cards, roll Scoring dice for tickets and
 Prizes, power up between rounds; most Prizes when all tokens are spent wins.
 
-Rules: rulebooks/joystick-heroes.txt with rulings H1-H17 and the card content of
-rules/joystick-heroes.md (data/*.json). Chance: yes (dice, shuffled decks, the first player).
+Rules: the Joystick Heroes rulebook with rulings H1-H17 and H9a, H13a and our card content
+(docs/rules/joystick-heroes.md; data/*.json). Chance: yes (dice, shuffled decks, the first player).
 Hidden information: yes, the Power card hands (and each seat's Power Up shopping list until
 everyone is done); the deck orders are never shown.
 

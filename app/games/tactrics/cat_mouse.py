@@ -1,11 +1,12 @@
 """Tactrics: Cat & Mouse. The mouse (a red router) runs for the cupboard behind the grey
 controllers; the cats (black routers) corner it.
 
-Rules: rulebook `tactrics-advanced.txt` "#3 Cat & Mouse" with rulings V1, V2 and V8
-(rules/tactrics.md) and a set-up from `data/cat_mouse.json`: rules version 2 starts the cats
-on E2, E4, E6, E8 (issue 15: from the [PROPOSAL] squares of 4(d) the mouse won 83% of matches
-between equal normal bots); matches begun under version 1 keep the squares of 4(d). Seat 0
-plays the mouse and moves first; seat 1 plays the cats.
+Rules: the Tactrics Advanced rulebook, "#3 Cat & Mouse", with rulings V1, V2
+(docs/rules/families/tactrics-rulings.md) and V8 (docs/rules/tactrics-cat-mouse.md) and a set-up
+from `data/cat_mouse.json`: rules version 2 starts the cats on E2, E4, E6, E8 (issue 15: from the
+squares we first proposed the mouse won 83% of matches between equal normal bots); matches begun
+under version 1 keep those first squares. Seat 0 plays the mouse and moves first; seat 1 plays the
+cats.
 - Mouse turn: rotations (one position, either way) of towers around the mouse's slot; a tower
   with 2+ cats may not turn; turning a tower with exactly 1 cat moves that cat too and ends
   the mouse's rotations; at least one rotation, at most 30; then confirm (undo allowed before).
@@ -121,7 +122,7 @@ class CatMouse(TurnGame):
         return state
 
     def keep_older_rules(self, state: State, rules_version: str) -> State:
-        if rules_version == "1":  # the cats start on the squares of 4(d), as they were played
+        if rules_version == "1":  # the cats start on the first squares, as they were played
             state["routers"] = start_routers("1", state["cats"])
             del state["setup"]
         return state

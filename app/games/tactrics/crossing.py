@@ -1,12 +1,13 @@
 """Tactrics: Crossing. Turn towers to carry all your routers from your start to your goal.
 
-Rules: rulebook `tactrics-advanced.txt` "#1 Crossing" with the getting-started rules that the
-rulings reconstruct (rules/tactrics.md V1-V6, V10, start layouts in 4(d)). An action turns one
-tower one position either way (V2), allowed when you have a router there and no other player
-has more (V3), or, with the minority-rotation option, by spending one of your two reserve
-controllers when you have at least one router there (V6). Turns have 1, 2, 3, then 4 actions
-(V4). The game ends at once when an action finishes a player, or with teams the second member
-of a team (V5).
+Rules: the Tactrics Advanced rulebook, "#1 Crossing", with the getting-started rules that our
+rulings reconstruct (V1, V2, V10 in docs/rules/families/tactrics-rulings.md, V3-V6 in
+docs/rules/families/tactrics-crossing-rulings.md; start layouts in `data/crossing.json`). An action
+turns one tower one position either way (V2), allowed when you have a router there and no other
+player has more (V3), or, with the minority-rotation option, by spending one of your two reserve
+controllers when you have at least one router there (V6). Turns have 1, 2, 3, then 4 actions (V4).
+The game ends at once when an action finishes a player, or with teams the second member of a team
+(V5).
 
 State (on top of `turns.py`): ``players``: per seat {"seat", "colour", "start" (a tower, or
 "S"/"N" for the line start), "goal" (its slots), "team" (index or None), "routers"};

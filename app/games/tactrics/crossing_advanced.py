@@ -1,8 +1,9 @@
 """Tactrics: Crossing Advanced. Crossing plus controllers: claim and capture towers, move
 controllers along touching routers, take a controller back for a whole turn.
 
-Rules: rulebook `tactrics-advanced.txt` "#2 Crossing Advanced" ("Actions" 2-4, the minority
-rotation rule on claimed towers) with rulings V1-V7 and V10 (rules/tactrics.md). Set-up
+Rules: the Tactrics Advanced rulebook, "#2 Crossing Advanced" ("Actions" 2-4, the minority
+rotation rule on claimed towers) with rulings V1-V6 and V10 (docs/rules/families/) and V7
+(docs/rules/tactrics-crossing-advanced.md). Set-up
 (V7): every player places 2 controllers on 2 of her starting routers, all at once (phase
 "setup", one `place` move per controller); then turns run as in Crossing. A claimed tower may
 be turned only by its claimant (with the majority rule of V3); other players need a reserve

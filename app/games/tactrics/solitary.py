@@ -1,8 +1,9 @@
 """Tactrics: Solitary. One player turns any tower, as often as she likes, until every router
 stands around the tower of its colour; fewer rotations is better.
 
-Rules: rulebook `tactrics-advanced.txt` "#4 Solitary" with rulings V1, V2 and V9
-(rules/tactrics.md) and the scenarios of 4(d) (`data/solitary.json`): split (up to 6 colours
+Rules: the Tactrics Advanced rulebook, "#4 Solitary", with rulings V1, V2
+(docs/rules/families/tactrics-rulings.md) and V9 (docs/rules/tactrics-solitary.md) and our scenarios
+(`data/solitary.json`): split (up to 6 colours
 on the six corner towers) or clustered (3 colours on T22, T34, T42, which together ring the
 centre tower). K colours of 6 routers each are placed on random distinct slots at set-up
 (the match's seeded RNG). Any tower turns, no majority rule. Solved when every router is on a

@@ -1,4 +1,4 @@
-"""Tank Skirmish (tube edition), game id `tube-tanks`: rulebook tube-tanks.txt, rulings K1-K14.
+"""Tank Skirmish (tube edition), game id `tube-tanks`: its rulebook, rulings K1-K14.
 
 Modules, each with one job: `zone` (cells, layouts, setups A/B, compass), `options` (lobby
 options), `moves`, `board` (what stands where), `movement`, `ballistics` (dice, collateral,

@@ -1,6 +1,6 @@
 """Tank Skirmish (tube edition): two squadrons of three tanks fight on a 15x15 Zone.
 
-Rules: rulebooks/tube-tanks.txt with our rulings K1-K14 (rules/tube-tanks.md). Seat 0 plays
+Rules: the Tank Skirmish rulebook with our rulings K1-K14 (docs/rules/tube-tanks.md). Seat 0 plays
 green (home row 1), seat 1 orange (home row 15); the first player is drawn at random. Players
 alternate turns; each turn belongs to the player's active tank (1, 2, 3, 1, ...), and a
 destroyed tank's slot still takes its (empty) turn. A turn is a series of small moves for that

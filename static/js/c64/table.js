@@ -7,6 +7,15 @@
 // Everything clickable is derived from `legal_moves`, so the UI never offers a move the
 // rules would refuse. A game module supplies drawBoard (and optionally preview, onEvents,
 // faceHelp); see static/js/games/c64-maze.js.
+//
+// highlight(marks): what a rules-page diagram points at, kept across later updates until
+// the next call. Marks, each with an optional kind "hint" (default), "target" or "blocked":
+//   {square: "d4", kind}                 a board square (the look of the card previews)
+//   {point: [gx, gy], kind}              a grid point (Trains, Snakes)
+//   {segment: [[ax, ay], [bx, by]], kind} a unit segment between two grid points
+//   {card: 3, seat, kind}                a joystick card, in the grid or active
+//   {space: [row, col], seat, kind}      a space of a joystick grid (row 0 at the top)
+// A card or space mark without seat is in the viewer's joystick (a spectator's: Player 1's).
 
 import { fill, h, morph, svg } from "../ui.js";
 import { COLORS, COLOR_LETTERS, SIDE_WORDS, capitalize, cellKey, dirToScreen, faceToDir, sameCell } from "./common.js";
@@ -17,6 +26,18 @@ import { createJoystick, faceIcon, faceLabel, faceShort } from "./joystick.js";
 // Black); "standard": North up, as spectators see it. A new key, so the old default ("north",
 // stored by whoever once pressed the button) does not keep anyone in the old view.
 const VIEW_KEY = "arcade.c64.board-view";
+
+const MARK_KINDS = new Set(["hint", "target", "blocked"]);
+
+function markKind(mark) {
+  return MARK_KINDS.has(mark.kind) ? mark.kind : "hint";
+}
+
+// c64.css (card marks, the joystick's heading) is loaded once, by the first table.
+function ensureTableStyles() {
+  if (document.querySelector("link[data-c64-css]")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/c64.css", "data-c64-css": "" }));
+}
 
 function canonicalCards(cards) {
   return [...cards].sort((a, b) => a.card - b.card);
@@ -45,6 +66,7 @@ export function createC64SceneTable(root, ctx, { createScene, ...game }) {
 }
 
 export function createC64Table(root, ctx, game) {
+  ensureTableStyles();
   const you = ctx.you ?? null;
   let state = null;
   let board = null;
@@ -52,6 +74,7 @@ export function createC64Table(root, ctx, game) {
   // Selection: take -> takeCards; return/play -> card (+ cell for a play that needs `next`).
   let sel = { takeCards: [], card: null, cell: null, faces: {} };
   let viewPref = localStorage.getItem(VIEW_KEY) === "standard" ? "standard" : "own";
+  let marks = [];
 
   // ---------------------------------------------------------------- layout
   // Desktop: the board (with its legend and the game's own panels under it) beside your
@@ -419,13 +442,40 @@ export function createC64Table(root, ctx, game) {
     else morph(chooserHost);
     mine.panel.dataset.choosing = String(Boolean(choice));
 
-    // Board preview of what the selected card will do.
-    let highlights = [];
-    if (m === "play" && sel.card !== null && game.preview) {
-      const card = (joy?.active || []).find((c) => c.id === sel.card);
-      if (card) highlights = game.preview(board, you, card.face) || [];
+  }
+
+  /** Board preview of what the selected card will do. */
+  function previewHighlights() {
+    if (!mine || busy || mode() !== "play" || sel.card === null || !game.preview) return [];
+    const card = (myJoystick()?.active || []).find((c) => c.id === sel.card);
+    return card ? game.preview(board, you, card.face) || [] : [];
+  }
+
+  function boardMarks() {
+    return marks
+      .filter((mark) => mark.square || mark.point || mark.segment)
+      .map((mark) => ({ ...mark, kind: markKind(mark) }));
+  }
+
+  function joystickOf(seat) {
+    if (mine && seat === you) return mine.widget.el;
+    return others.get(seat)?.widget.el || null;
+  }
+
+  /** Card and space marks go on the live joystick nodes, again after every render (the
+   * widget's morph drops attributes it did not draw). */
+  function applyJoystickMarks() {
+    for (const el of table.querySelectorAll("[data-mark]")) el.removeAttribute("data-mark");
+    for (const mark of marks) {
+      if (mark.card === undefined && !mark.space) continue;
+      const seat = mark.seat ?? you ?? board?.order?.[0] ?? 0;
+      const joy = joystickOf(seat);
+      if (!joy) continue;
+      const el = mark.card !== undefined
+        ? joy.querySelector(`.jcard[data-card="${Number(mark.card)}"]`)
+        : joy.querySelector(`.jspace[data-row="${Number(mark.space[0])}"][data-col="${Number(mark.space[1])}"], .jcard[data-row="${Number(mark.space[0])}"][data-col="${Number(mark.space[1])}"]`);
+      if (el) el.dataset.mark = markKind(mark);
     }
-    grid.setHighlights(highlights);
   }
 
   function renderOthers() {
@@ -473,6 +523,8 @@ export function createC64Table(root, ctx, game) {
     renderMine();
     fitBoardToJoystick();
     renderOthers();
+    grid.setHighlights([...boardMarks(), ...previewHighlights()]);
+    applyJoystickMarks();
     viewButton.textContent = viewPref === "standard" ? "Turn board to my side" : "North up";
     viewButton.hidden = you === null || player(you)?.side === "S";
     viewButton.setAttribute("aria-pressed", String(viewPref === "standard"));
@@ -539,10 +591,16 @@ export function createC64Table(root, ctx, game) {
     return { label: capitalize(colorName(seat)), color: colorCss(seat) };
   }
 
+  function highlight(list) {
+    marks = Array.isArray(list) ? list.filter((mark) => mark && typeof mark === "object") : [];
+    render();
+  }
+
   return {
     update,
     describeTurn,
     seatInfo,
+    highlight,
     grid,
     destroy() {
       root.removeEventListener("keydown", onKey);

@@ -4,6 +4,8 @@
 // draws the track (walls, checkpoint zones, goal line, start grid), the cars with their gear
 // and facing, flipped and off-board cars, a dashboard per car, and animates every drive
 // square by square from the server's `drive` event (rebounds, pushes, leaving the board).
+// Rules-page diagrams mark squares, joystick cards and spaces through the shared
+// table's highlight(marks) (see the top of static/js/c64/table.js and docs/c64-view.md).
 
 import { createC64SceneTable } from "../c64/table.js";
 import { DIR_WORDS, SCREEN_ARROWS, capitalize, dirToScreen, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";

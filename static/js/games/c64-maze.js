@@ -2,6 +2,8 @@
 // pull walls in your latest direction (rulebook "C64 Maze", rulings C4 and C7, map Z).
 // The joystick table is shared with every C64 game (static/js/c64/table.js); this module
 // draws the maze: walls, adventurers with their latest direction, goal corners.
+// Rules-page diagrams mark squares, joystick cards and spaces through the shared
+// table's highlight(marks) (see the top of static/js/c64/table.js and docs/c64-view.md).
 
 import { createC64Table } from "../c64/table.js";
 import { DIR_WORDS, capitalize, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";

@@ -4,6 +4,8 @@
 // draws the lairs, adventurers, monsters and treasure discs (loose or carried), a panel of who
 // carries what, and animates a move card in order: the adventurer's step, then her monster's
 // step the opposite way, then everyone an encounter sends home.
+// Rules-page diagrams mark squares, joystick cards and spaces through the shared
+// table's highlight(marks) (see the top of static/js/c64/table.js and docs/c64-view.md).
 
 import { createC64SceneTable } from "../c64/table.js";
 import { DIR_WORDS, capitalize, faceToDir, oppositeDir, parseSquare, stepSquare } from "../c64/common.js";

@@ -3,6 +3,8 @@
 // C2-C4, C10). The joystick table is shared with every C64 game (static/js/c64/table.js);
 // this module draws the snakes (segments, tail marks, heads) on the grid points and a panel
 // with each snake's length, supply and captures, which becomes the final count at the end.
+// Rules-page diagrams mark grid points, segments, joystick cards and spaces through the shared
+// table's highlight(marks) (see the top of static/js/c64/table.js and docs/c64-view.md).
 
 import { createC64Table } from "../c64/table.js";
 import {

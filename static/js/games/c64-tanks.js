@@ -4,6 +4,8 @@
 // The joystick table is shared with every C64 game (static/js/c64/table.js); this module
 // draws the tanks, the mirrors, who is hit and the discs, and animates the shots: the bullet
 // runs along its path square by square and every mirror turns when the bullet reaches it.
+// Rules-page diagrams mark squares, joystick cards and spaces through the shared
+// table's highlight(marks) (see the top of static/js/c64/table.js and docs/c64-view.md).
 
 import { createC64Table } from "../c64/table.js";
 import { DIR_WORDS, capitalize, dirToScreen, faceToDir, stepSquare } from "../c64/common.js";

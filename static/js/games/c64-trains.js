@@ -3,6 +3,8 @@
 // The joystick table is shared with every C64 game (static/js/c64/table.js); this module
 // draws the rails (side by side where colours share a segment), stations (squares) and
 // trains (discs) on the grid points, and a score panel with supplies, VP and the final count.
+// Rules-page diagrams mark grid points, segments, joystick cards and spaces through the shared
+// table's highlight(marks) (see the top of static/js/c64/table.js and docs/c64-view.md).
 
 import { createC64Table } from "../c64/table.js";
 import {

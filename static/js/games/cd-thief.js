@@ -1,5 +1,5 @@
 // CD Thief: sneak into the Expo hotel, collect your key, VIP pass and Studson, steal the CDs
-// from the Casino and escape (rulebook cd-thief.txt, rulings D1-D10). The board view is
+// from the Casino and escape (the rules and rulings D1-D11: docs/rules/cd-thief.md). The board view is
 // documented in docs/cd-thief.md; this module draws the 21 x 17 hotel map in SVG, highlights
 // the legal end squares after a roll, animates thieves, podcasters, Carl and
 // Intellivision-The-Great step by step along the paths in the events, shows the dice, the
@@ -9,7 +9,19 @@
 // a scrolling viewport that fills the room match.js leaves under the banners (--table-room)
 // below the controls, the map drawn at --cdt-cell (cd-thief.css) a square and centred on the
 // thief to move (or her highlighted squares); "Whole map" shows all of it, and a tap there
-// zooms back in.
+// zooms back in. A rules-page diagram (ctx.diagram) opens on the whole map.
+//
+// highlight(marks) outlines what a rules-page diagram's caption points at (docs/cd-thief.md,
+// "Highlight marks"). Each mark is one object:
+//   {square: [x, y], kind}           one square
+//   {squares: [[x, y], ...], kind}   several squares
+//   {thief: seat}                    a ring round that seat's thief
+//   {podcaster: "scott" | "socal_mike" | "uk_mike"}, {piece: "carl" | "itg"}
+//   {item: "red-key" | "cds" | ...}  a ring round an item lying on the board
+//   {card: true}                     the Event card panel
+// kind: "hint" (the default, yellow), "target" (green: a square a move can end on) or
+// "blocked" (red, crossed: a square the mover may not enter). The marks stay on through later
+// update() calls, drawn where the pieces then stand; highlight([]) clears them.
 
 import { h, svg, fill } from "../ui.js";
 
@@ -72,7 +84,8 @@ export function createRenderer(root, ctx) {
   const targetLayer = svg("g", {});
   const itemLayer = svg("g", {});
   const pieceLayer = svg("g", {});
-  svgRoot.append(terrainLayer, itemLayer, targetLayer, pieceLayer);
+  const markLayer = svg("g", { class: "cdt-marks", "data-testid": "cd-marks" });
+  svgRoot.append(terrainLayer, itemLayer, targetLayer, pieceLayer, markLayer);
   const packs = h("div", { class: "cdt-packs", "data-testid": "cd-backpacks" });
   const info = h("p", { class: "small muted cdt-info", "data-testid": "cd-deck" });
   const viewport = h("div", { class: "cdt-board-wrap", "data-phone": "board", "data-testid": "cd-viewport" }, svgRoot);
@@ -94,7 +107,9 @@ export function createRenderer(root, ctx) {
 
   // ---------------------------------------------------------------- phone viewport
   const phone = window.matchMedia ? window.matchMedia(PHONE) : { matches: false, addEventListener() {} };
-  let whole = false; // "Whole map" on a phone; a wide screen always shows the whole map
+  // "Whole map" on a phone (a wide screen always shows the whole map). A diagram opens on it:
+  // its caption may point anywhere in the hotel.
+  let whole = false;
   let focusKey = null; // the decision the viewport was last centred for
 
   // The board gets whatever --table-room leaves under the controls above it.
@@ -128,6 +143,7 @@ export function createRenderer(root, ctx) {
     if (board) drawTargets();
     if (!whole) centreOn(centre ? [centre] : focusSquares());
   }
+  if (ctx.diagram) setWhole(true);
 
   // In the whole map a tap picks where to zoom in: its squares are too small to tap.
   svgRoot.addEventListener("click", (e) => {
@@ -394,7 +410,8 @@ export function createRenderer(root, ctx) {
   }
 
   function renderControls() {
-    const legal = state?.legal_moves || [];
+    // A diagram or a replay shows the position, never a button that cannot be used.
+    const legal = ctx.readOnly ? [] : state?.legal_moves || [];
     const can = (type) => legal.some((m) => m.type === type);
     rollButton.hidden = !can("roll");
     battleButton.hidden = !can("battle");
@@ -413,6 +430,7 @@ export function createRenderer(root, ctx) {
     drawTargets();
     drawPacks();
     renderControls();
+    drawMarks();
     // The banner tells who is running; once the match is over the winner banner says the rest.
     frantic.hidden = board.frantic === null || board.frantic === undefined || Boolean(board.outcome);
     if (!frantic.hidden) {
@@ -446,6 +464,7 @@ export function createRenderer(root, ctx) {
       else if (e.type === "move") await walk(`thief-${e.seat}`, e.path, token);
       else if (e.type === "podcaster") await walk(`pod-${e.podcaster}`, e.path, token);
       else if (e.type === "carl") await walk("carl", e.path, token);
+      else if (e.type === "caught") await walk(`thief-${e.seat}`, [e.from, e.to], token);
       else if (e.type === "card") { drawCard(true); await sleep(500); }
     }
   }
@@ -517,6 +536,59 @@ export function createRenderer(root, ctx) {
     return { label: cap(t.colour), color: COLOR_CSS[t.colour] };
   }
 
+  // ---------------------------------------------------------------- diagram marks
+  let marks = [];
+
+  function markedPieceSquare(mark) {
+    if (mark.thief !== undefined) return board.thieves[mark.thief]?.pos || null;
+    if (mark.podcaster) return board.podcasters?.[mark.podcaster] || null;
+    if (mark.piece === "carl") return board.carl?.pos || null;
+    if (mark.piece === "itg") return board.itg || null;
+    if (mark.item) return board.items?.[mark.item] || null;
+    return null;
+  }
+
+  function markedSquares(mark) {
+    return [...(mark.square ? [mark.square] : []), ...(Array.isArray(mark.squares) ? mark.squares : [])];
+  }
+
+  function drawMarks() {
+    const nodes = [];
+    let cardMarked = false;
+    for (const mark of marks) {
+      if (!mark || typeof mark !== "object") continue;
+      if (mark.card) cardMarked = true;
+      const kind = ["target", "blocked"].includes(mark.kind) ? mark.kind : "hint";
+      for (const [x, y] of markedSquares(mark)) {
+        nodes.push(svg("rect", {
+          class: `cdt-mark cdt-mark-${kind}`, x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 5,
+          "data-testid": `cd-mark-${x}-${y}`,
+        }));
+        if (kind === "blocked") {
+          const [l, t, r, b] = [x * CELL + 8, y * CELL + 8, x * CELL + CELL - 8, y * CELL + CELL - 8];
+          nodes.push(svg("path", { class: "cdt-mark cdt-mark-blocked", d: `M${l} ${t}L${r} ${b}M${r} ${t}L${l} ${b}` }));
+        }
+      }
+      const at = markedPieceSquare(mark);
+      if (at) {
+        const [cx, cy] = center(at);
+        const name = mark.thief !== undefined ? `thief-${mark.thief}` : mark.podcaster || mark.piece || mark.item;
+        nodes.push(svg("circle", { class: "cdt-mark cdt-mark-ring", cx, cy, r: CELL / 2 + 1, "data-testid": `cd-mark-${name}` }));
+      }
+    }
+    fill(markLayer, ...nodes);
+    card.classList.toggle("cdt-marked", cardMarked);
+  }
+
+  function highlight(list) {
+    marks = Array.isArray(list) ? list : [];
+    if (!board) return;
+    drawMarks();
+    const squares = marks.flatMap((m) => (m && typeof m === "object" ? [...markedSquares(m), markedPieceSquare(m)] : []))
+      .filter(Boolean);
+    if (squares.length) centreOn(squares);
+  }
+
   function destroy() {
     animationToken++;
     roomObserver?.disconnect();
@@ -524,5 +596,5 @@ export function createRenderer(root, ctx) {
     root.replaceChildren();
   }
 
-  return { update, destroy, describeTurn, seatInfo };
+  return { update, destroy, describeTurn, seatInfo, highlight };
 }

@@ -2,6 +2,21 @@
 // hand, the dice as they roll, prompts for Versus challenges, Co-op loans and reactions, the
 // simultaneous POWER UP shop and an end-of-game chart of Prizes per round.
 // Every button is built from state.legal_moves, so the page only ever offers legal moves.
+//
+// Read-only diagrams (rules pages: ctx.readOnly, ctx.diagram) show no buttons: the prompt tells
+// what the last move did, from its events, and `highlight(marks)` outlines what the caption
+// points at. A mark is an object naming one thing, with an optional `kind` ("hint", the
+// default, "good" or "bad"):
+//   {spot: n}                 an arcade spot (0-based), {spot: n, row: k} line k of its card
+//   {card: id}                a Games card wherever it is drawn (arcade, tournament)
+//   {hero: seat}              a hero board; with column: "joystick"... one of its columns, or
+//                             with stat: "tokens" | "tickets" | "prizes" | "cards" one counter
+//   {row: k}                  line k (1-based; a Premium card's Level k) of the chart of the
+//                             game being played or just played, {row: "hi"} its High Score
+//   {die: i}, {game_die: true} a Scoring die of the tray (0-based), the Game die
+//   {hand: "P17"}, {power: kind} a card of the viewer's own hand, by id or by kind
+//   {prompt: true}            the prompt (in a diagram: what the last move did)
+// The marks are applied again after every update, so a replayed move keeps them.
 
 import { h, svg, fill, morph, toast } from "../ui.js";
 
@@ -36,6 +51,9 @@ function rewardText(entry) {
 export function createRenderer(root, ctx) {
   ensureCss();
   const you = ctx.you ?? null;
+  const readOnly = Boolean(ctx.readOnly);
+  const diagram = Boolean(ctx.diagram);
+  let marks = [];
   let current = null;
   let busy = false;
   let autoPass = null;
@@ -62,8 +80,9 @@ export function createRenderer(root, ctx) {
     try { await ctx.submit(move); } catch { /* match.js shows the refusal */ } finally { busy = false; }
   }
 
-  function moveButton(move, label, { primary = false, testid, title, name } = {}) {
+  function moveButton(move, label, { primary = false, testid, title, name, attrs = {} } = {}) {
     return h("button", {
+      ...attrs,
       type: "button", class: primary ? "primary" : "ghost", title, "aria-label": name,
       "data-testid": testid || `move-${move.type}`, "data-move": JSON.stringify(move),
       onclick: () => send(move),
@@ -74,7 +93,7 @@ export function createRenderer(root, ctx) {
   function cardFace(card, entry, { legal, selectedSpot } = {}) {
     if (!card) return h("div", { class: "jh-card empty" }, "Empty spot");
     const premium = card.tier === "premium";
-    const rows = card.chart.map((line, i) => h("div", { class: "jh-row" },
+    const rows = card.chart.map((line, i) => h("div", { class: "jh-row", "data-row": i + 1 },
       h("span", {}, premium ? `L${i + 1}` : ""), h("span", { class: "jh-score" }, line.score), h("span", {}, rewardText(line))));
     // The short names are for phones, where a card is a small tile in the arcade strip.
     const icons = [...card.skills, card.genre].map((c) => h("span", { class: `jh-icon ${COLUMNS.indexOf(c) < 4 ? "skill" : "genre"}`, title: COLUMN_NAMES[c] },
@@ -84,7 +103,7 @@ export function createRenderer(root, ctx) {
     return h("div", { class: `jh-card ${premium ? "gold" : "silver"}`, "data-card": card.id },
       h("div", { class: "jh-card-head" },
         h("span", { class: "jh-diff", title: `Difficulty ${card.difficulty}` }, "★".repeat(card.difficulty)),
-        h("span", { class: "jh-hs", title: "High Score" }, `HI ${card.high_score.score}: ${rewardText(card.high_score)}`), mode),
+        h("span", { class: "jh-hs", title: "High Score", "data-row": "hi" }, `HI ${card.high_score.score}: ${rewardText(card.high_score)}`), mode),
       h("div", { class: "jh-card-name" }, card.name),
       h("div", { class: "jh-chart-rows" }, rows),
       h("div", { class: "jh-icons" }, icons),
@@ -229,13 +248,36 @@ export function createRenderer(root, ctx) {
     }, h("span", { class: "jh-die-val" }, String(value)), h("span", { class: "jh-die-pips" }, "•".repeat(pips)));
   }
 
-  // The cabinet being played, in one line: what the dice must reach and what it pays.
-  function chartLine(card) {
+  // The cabinet being played, in one line: what the dice must reach and what it pays. `state`
+  // marks lines: {row: "reached" | "passed" | "current" | "missed"} (1-based, or "hi").
+  function chartLine(card, state = {}) {
     if (!card) return null;
     const premium = card.tier === "premium";
-    const lines = card.chart.map((line, i) => `${premium ? `L${i + 1} ` : ""}${line.score}: ${rewardText(line)}`);
-    return h("div", { class: `jh-cab-chart small ${premium ? "gold" : "silver"}`, "data-testid": "cabinet-chart" },
-      `${premium ? "Premium" : "Standard"} · ${lines.join(" · ")} · HI ${card.high_score.score}: ${rewardText(card.high_score)}`);
+    const line = (row, text) => h("span", { class: `jh-cab-row${state[row] ? ` ${state[row]}` : ""}`, "data-row": row, "data-state": state[row] || null }, text);
+    const parts = [h("span", {}, premium ? "Premium" : "Standard")];
+    card.chart.forEach((entry, i) => parts.push(" · ", line(i + 1, `${premium ? `L${i + 1} ` : ""}${entry.score}: ${rewardText(entry)}`)));
+    parts.push(" · ", line("hi", `HI ${card.high_score.score}: ${rewardText(card.high_score)}`));
+    return h("div", { class: `jh-cab-chart small ${premium ? "gold" : "silver"}`, "data-testid": "cabinet-chart" }, parts);
+  }
+
+  // Which chart lines a score reaches: a Standard card's best line tied or beaten, a Premium
+  // card's Levels passed (and the one missed when the play is over), or the High Score.
+  function chartState(card, { score, levels, level, highScore, over }) {
+    const state = {};
+    if (!card) return state;
+    if (highScore) { state.hi = "reached"; return state; }
+    if (card.tier === "premium") {
+      const passed = levels ?? 0;
+      for (let row = 1; row <= passed; row += 1) state[row] = "passed";
+      if (over && passed < card.chart.length) state[passed + 1] = "missed";
+      if (!over && level) state[level] = "current";
+      return state;
+    }
+    if (score === null || score === undefined) return state;
+    let best = 0;
+    card.chart.forEach((entry, i) => { if (score >= entry.score) best = i + 1; });
+    if (best) state[best] = "reached";
+    return state;
   }
 
   function renderDice(s, b, legal) {
@@ -250,10 +292,19 @@ export function createRenderer(root, ctx) {
     }
     if (!play) {
       const r = b.last_result;
-      morph(els.dice, r ? h("p", { class: "small", "data-testid": "last-result" }, `Last game: ${heroName(r.seat)} scored ${r.score}${r.high_score ? " — HIGH SCORE!" : ""}`) : h("p", { class: "muted small" }, "The dice wait for the next game."));
+      if (!r) { morph(els.dice, h("p", { class: "muted small" }, "The dice wait for the next game.")); return; }
+      const card = b.cards.find((c) => c.id === r.card);
+      const premium = card && card.tier === "premium";
+      const levels = premium && r.levels !== null && r.levels !== undefined ? `, ${count(r.levels, "Level", "Levels")} passed` : "";
+      morph(els.dice,
+        h("p", { class: "small", "data-testid": "last-result", "data-seat": r.seat, "data-score": r.score },
+          `Last game: ${heroName(r.seat)} scored ${r.score}${card ? ` on ${card.name}` : ""}${levels}${r.high_score ? " — HIGH SCORE!" : ""}`),
+        chartLine(card, chartState(card, { score: r.score, levels: r.levels, highScore: r.high_score, over: true })));
       return;
     }
-    const cardName = (b.cards.find((c) => c.id === play.card) || {}).name || "";
+    const playCard = b.cards.find((c) => c.id === play.card);
+    const cardName = (playCard || {}).name || "";
+    const rolled = play.step !== "before";
     const marks = new Set(legal.filter((m) => m.type === "mark_die").map((m) => m.die));
     const dice = play.dice.map((v, i) => dieFace(v, { index: i, marked: play.marked.includes(i), legalMark: marks.has(i) }));
     const gameDie = play.face
@@ -265,7 +316,8 @@ export function createRenderer(root, ctx) {
       h("div", { class: "jh-dice-head" },
         h("strong", {}, `${heroName(play.seat)} plays ${cardName}`),
         h("span", { class: "small muted" }, ` ${play.context === "arcade" ? "" : play.context === "tournament" ? "(tournament)" : "(tie-break)"} ${target} · High Score ${play.high_score_target}`)),
-      chartLine(b.cards.find((c) => c.id === play.card)),
+      chartLine(playCard, chartState(playCard, { score: rolled ? play.score : null, levels: play.passed, level: play.level, over: false,
+        highScore: rolled && (!play.premium || play.level === 3) && play.score >= play.high_score_target })),
       play.step === "before"
         ? h("p", { class: "small" }, `${count(play.dice_count, "Scoring die", "Scoring dice")} ready${play.coop ? ` (incl. a cube lent by ${heroName(play.coop.lender)})` : ""}.`)
         : h("div", { class: "jh-dice-row" }, dice, gameDie, cont),
@@ -287,6 +339,16 @@ export function createRenderer(root, ctx) {
     return you !== null && (s.active_seats || []).includes(you);
   }
 
+  // A diagram's prompt tells what its move did, in the events' own words (the server already
+  // left out what this viewer may not see).
+  function narrate(events) {
+    const lines = (events || []).filter((e) => e.text && (!e.only || e.only.includes(you)));
+    if (!lines.length) return false;
+    morph(els.prompt, h("p", { class: "small muted" }, "What just happened:"),
+      h("ul", { class: "jh-narration", "data-testid": "narration" }, lines.map((e) => h("li", { "data-type": e.type }, e.text))));
+    return true;
+  }
+
   function renderPrompt(s, b, legal) {
     const mine = toMove(s) && legal.length > 0;
     const q = b.question;
@@ -297,7 +359,7 @@ export function createRenderer(root, ctx) {
     } else if (b.phase === "setup") {
       if (mine) {
         parts.push(h("p", {}, "Create your hero: pick the two genres that get a starting cube."));
-        parts.push(h("div", { class: "jh-actions" }, legal.map((m) => moveButton(m, m.genres.map((g) => COLUMN_NAMES[g]).join(" + "), { testid: "genre-choice" }))));
+        parts.push(h("div", { class: "jh-actions" }, legal.map((m) => moveButton(m, m.genres.map((g) => COLUMN_NAMES[g]).join(" + "), { testid: "genre-choice", attrs: { "data-genres": m.genres.join(" ") } }))));
       } else parts.push(h("p", { class: "muted" }, "Waiting for the other heroes to pick their genres."));
     } else if (q && REACTIONS[q.kind]) {
       parts.push(...reactionPrompt(q, mine));
@@ -469,9 +531,9 @@ export function createRenderer(root, ctx) {
     root.dataset.you = you === null ? "" : String(you);
     board.dataset.phase = b.phase;
     const cards = Object.fromEntries(b.cards.map((c) => [c.id, c]));
-    const legal = s.legal_moves || [];
+    const legal = readOnly ? [] : s.legal_moves || [];
     renderTop(s, b);
-    renderPrompt(s, b, legal);
+    if (!(diagram && narrate(events))) renderPrompt(s, b, legal);
     renderDice(s, b, legal);
     renderArcade(s, b, cards, legal);
     renderHand(s, b, legal);
@@ -479,9 +541,53 @@ export function createRenderer(root, ctx) {
     renderChart(s, b);
     markPhone(s, b, legal);
     if ((events || []).some((e) => ["roll", "life", "reroll", "tilt", "continue"].includes(e.type))) animateRoll();
-    for (const e of events || []) {
-      if (e.type === "tournament_win" || (e.type === "collect" && e.high_score)) toast(e.text);
+    if (!diagram) {
+      for (const e of events || []) {
+        if (e.type === "tournament_win" || (e.type === "collect" && e.high_score)) toast(e.text);
+      }
     }
+    applyMarks();
+  }
+
+  // ------------------------------------------------------------ highlight (diagrams)
+  const STAT_TESTIDS = { tokens: "tokens", tickets: "tickets", prizes: "prizes", cards: "hand-count" };
+
+  function markTargets(mark) {
+    if (!mark || typeof mark !== "object") return [];
+    const all = (scope, selector) => (scope ? [...scope.querySelectorAll(selector)] : []);
+    const attr = (value) => CSS.escape(String(value));
+    if (mark.spot !== undefined) {
+      const spot = board.querySelector(`[data-testid="arcade-spot"][data-spot="${attr(mark.spot)}"]`);
+      if (mark.row !== undefined) return all(spot, `[data-row="${attr(mark.row)}"]`);
+      return spot ? [spot] : [];
+    }
+    if (mark.card !== undefined) return all(board, `.jh-card[data-card="${attr(mark.card)}"]`);
+    if (mark.hero !== undefined) {
+      const hero = board.querySelector(`[data-testid="hero-board"][data-seat="${attr(mark.hero)}"]`);
+      if (mark.column !== undefined) return all(hero, `[data-column="${attr(mark.column)}"]`);
+      if (mark.stat !== undefined) return all(hero, `[data-testid="${attr(STAT_TESTIDS[mark.stat] || mark.stat)}"]`);
+      return hero ? [hero] : [];
+    }
+    if (mark.row !== undefined) return all(els.dice, `[data-testid="cabinet-chart"] [data-row="${attr(mark.row)}"]`);
+    if (mark.die !== undefined) return all(els.dice, '[data-testid="scoring-die"]').filter((_, i) => i === Number(mark.die));
+    if (mark.game_die) return all(els.dice, '[data-testid="game-die"]');
+    if (mark.hand !== undefined) return all(els.hand, `[data-testid="power-card"][data-card="${attr(mark.hand)}"]`);
+    if (mark.power !== undefined) return all(els.hand, `[data-testid="power-card"][data-kind="${attr(mark.power)}"]`);
+    if (mark.prompt) return [els.prompt];
+    return [];
+  }
+
+  function applyMarks() {
+    for (const el of board.querySelectorAll("[data-mark]")) delete el.dataset.mark;
+    for (const mark of marks) {
+      const kind = ["good", "bad"].includes(mark?.kind) ? mark.kind : "hint";
+      for (const el of markTargets(mark)) el.dataset.mark = kind;
+    }
+  }
+
+  function highlight(list) {
+    marks = Array.isArray(list) ? list : [];
+    applyMarks();
   }
 
   function describeTurn(s) {
@@ -507,6 +613,7 @@ export function createRenderer(root, ctx) {
 
   return {
     update,
+    highlight,
     describeTurn,
     seatInfo: (seat) => ({ label: heroName(seat), color: heroColor(seat) }),
     destroy() { clearAutoPass(); root.replaceChildren(); current = null; },

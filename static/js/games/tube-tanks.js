@@ -1,10 +1,20 @@
-// Tank Skirmish (tube edition): three tanks a side on the 15x15 Zone (rulebook tube-tanks.txt,
-// rulings K1-K14). The active tank is ringed; in Move mode its reachable cells show their cost
+// Tank Skirmish (tube edition): three tanks a side on the 15x15 Zone (rules and rulings K1-K14:
+// docs/rules/tube-tanks.md). The active tank is ringed; in Move mode its reachable cells show their cost
 // and a click drives it there step by step; in Fire mode a click picks a target and the panel
 // shows the dice, the chance to hit and, with Energy Bolts, what the line meets first. Every
 // shot rolls the server's dice, shown tumbling here for both players. Everything clickable
 // comes from `legal_moves`, so the UI never offers a move the rules would refuse.
 // Also exports createOptionsEditor: the lobby's custom-zone editor (see below).
+//
+// Rules-page diagrams (ctx.diagram): the board, the last shot and the tank cards, read-only
+// (no controls), the whole Zone at once, and the shot's line kept on screen. `highlight(marks)`
+// outlines what the caption points at; each mark is one of
+//   {cell: "F8", kind, label?}         a cell (label: a short text drawn above it)
+//   {row: 15, kind} / {column: "E", kind}   a whole row or column
+//   {from: "E1", to: "H15", kind: "line"}   a line between two cell centres
+//   {kind: "reach"}                    every cell the active tank can still reach, with its cost
+// kind: "hint" (yellow), "target" (red), "blocked" (red, crossed), "path" (dashed), "goal"
+// (green), "reach"; unknown kinds draw as "hint". The marks stay through later `update`s.
 
 import { pipDie } from "../dice.js";
 import { fill, h, svg, toast } from "../ui.js";
@@ -48,6 +58,8 @@ function compass(board, flipped) {
 export function createRenderer(root, ctx) {
   ensureCss();
   const you = ctx.you ?? null;
+  const diagram = Boolean(ctx.diagram);
+  let highlights = [];
   let state = null;
   let board = null;
   let mode = "move";
@@ -76,9 +88,9 @@ export function createRenderer(root, ctx) {
       panner.focus();
     },
   }, "Turn the board");
-  let zoomed = true;
+  let zoomed = !diagram; // a diagram shows the whole Zone: its caption may point anywhere
   const zoomButton = h("button", {
-    type: "button", class: "ghost small tt-zoom-toggle", "data-testid": "tt-zoom", "aria-pressed": "true",
+    type: "button", class: "ghost small tt-zoom-toggle", "data-testid": "tt-zoom", "aria-pressed": String(zoomed),
     onclick: () => {
       zoomed = !zoomed;
       boardWrap.classList.toggle("tt-zoomed", zoomed);
@@ -86,7 +98,8 @@ export function createRenderer(root, ctx) {
       zoomButton.textContent = zoomed ? "Whole board" : "Zoom in";
       panner.focus();
     },
-  }, "Whole board");
+  }, zoomed ? "Whole board" : "Zoom in");
+  boardWrap.classList.toggle("tt-zoomed", zoomed);
   boardWrap.append(viewport, h("div", { class: "tt-board-tools" }, hint, h("div", { class: "tt-tool-buttons" }, zoomButton, flipButton)));
   const controls = h("section", { class: "panel tt-controls", "data-testid": "tt-controls", "data-phone": "controls", "aria-label": "Your tank" });
   const diceBox = h("section", { class: "panel tt-dice-box", "data-testid": "tt-dice-box", "aria-label": "Last shot", "aria-live": "polite" });
@@ -95,12 +108,12 @@ export function createRenderer(root, ctx) {
   // The stage holds what a decision needs (board and controls): on a phone it is exactly the
   // room left under the banners; the rest of the table follows below it.
   const stage = h("div", { class: "tt-stage" }, boardWrap, controls);
-  const table = h("div", { class: "tt-table", "data-testid": "tt-table" }, stage, diceBox, cards, extras);
+  const table = h("div", { class: `tt-table${diagram ? " tt-diagram" : ""}`, "data-testid": "tt-table" }, stage, diceBox, cards, extras);
   root.append(table);
 
   // ---------------------------------------------------------------- legal moves
   function legal() { return state?.legal_moves || []; }
-  function myTurn() { return you !== null && legal().length > 0; }
+  function myTurn() { return !diagram && you !== null && legal().length > 0; }
   function has(move) {
     return legal().some((m) => Object.keys(move).every((k) => m[k] === move[k]) && Object.keys(m).length === Object.keys(move).length);
   }
@@ -237,8 +250,15 @@ export function createRenderer(root, ctx) {
 
   function drawBoard() {
     const ghostPools = [];
-    zone.draw(board, { active: board.outcome ? null : board.turn.tank, marks: marks(), line: line(), ghostPools });
+    zone.draw(board, { active: board.outcome ? null : board.turn.tank, marks: marks(), line: line(), ghostPools, highlights: highlightMarks() });
     zone.el.classList.toggle("tt-fire-mode", myTurn() && mode === "fire");
+  }
+
+  /** The diagram's marks for the board on screen ({kind: "reach"} expands to its cells). */
+  function highlightMarks() {
+    return highlights.flatMap((mark) => (mark && mark.kind === "reach" && !mark.cell
+      ? (board.reach || []).map(([cell, cost]) => ({ cell, kind: "reach", label: String(cost) }))
+      : mark ? [mark] : []));
   }
 
   function renderHint() {
@@ -395,6 +415,7 @@ export function createRenderer(root, ctx) {
     // A bolt ends where it was stopped; a rocket flies over everything to its landing.
     lastShot = { line: { from, to: bolt ? stop : to, stop, cls: bolt ? "tt-bolt" : "tt-rocket" } };
     clearTimeout(shotTimer);
+    if (diagram) return; // the caption is about this shot: keep its line
     shotTimer = setTimeout(() => { lastShot = null; if (board) drawBoard(); }, 4000);
   }
 
@@ -420,6 +441,7 @@ export function createRenderer(root, ctx) {
     let record = board.last_shot ? board.last_shot.events : null;
     if (board.last_shot === undefined) record = fired ? events : undefined;
     if (fired) rememberShot(record || events);
+    else if (diagram) lastShot = null; // "Show the move again" first draws the position before it
     if (record !== undefined) renderDice(record, fired);
     else if (shownShot === null) renderDice(null, false);
     if (selected && !fireAims(selected).length && !ramTargets().has(selected)) selected = null;
@@ -447,6 +469,10 @@ export function createRenderer(root, ctx) {
 
   return {
     update,
+    highlight(marks) {
+      highlights = Array.isArray(marks) ? marks : [];
+      if (board) drawBoard();
+    },
     describeTurn,
     seatInfo,
     destroy() {

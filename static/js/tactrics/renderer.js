@@ -3,6 +3,16 @@
 // player colours, controllers and claims, the legal towers highlighted, a short turning
 // animation for every rotation (V2), and the turn controls: actions left, undo, confirm (V4).
 // Each game's module in static/js/games/ is a thin wrapper that passes its `mode`.
+//
+// highlight(marks): a rules-page diagram (ctx.diagram) outlines what its caption points at.
+// Each mark is an object with one of these keys, plus an optional `kind`: "hint" (the
+// default, yellow), "good" (green) or "bad" (red, dashed):
+//   {"tower": "T12"}                  a ring round the tower
+//   {"slot": "B4"}                    the outline of a slot (the router on it, if any), named
+//   {"path": ["B5", "C6", "C7"]}      a line through slot centres, arrowhead on the last;
+//                                     its first and last slots named
+//   {"side": "N"}                     one side's row of 7 slots: S, N, SW, NW, SE or NE
+// Marks are drawn again after every update, until highlight() is called with others.
 
 import { h, svg, fill } from "../ui.js";
 import { GEOMETRY } from "./geometry.js";
@@ -16,6 +26,16 @@ const HIT_RADIUS = 0.576;
 const SLOT_IDS = GEOMETRY.slot_ids;
 const TOWER_IDS = GEOMETRY.tower_ids;
 const STYLE_ID = "tactrics-css";
+// The board's six sides, each an outer row of 7 slots (app/games/tactrics/data/board.json).
+const SIDES = {
+  S: ["A1", "A2", "A3", "A4", "A5", "A6", "A7"],
+  N: ["F1", "F2", "F3", "F4", "F5", "F6", "F7"],
+  SW: ["A1", "A2", "B1", "B2", "C1", "C2", "D1"],
+  NW: ["C1", "D1", "D2", "E1", "E2", "F1", "F2"],
+  SE: ["A6", "A7", "B8", "B9", "C10", "C11", "D11"],
+  NE: ["C11", "D10", "D11", "E8", "E9", "F6", "F7"],
+};
+const MARK_KINDS = new Set(["hint", "good", "bad"]);
 
 /** Loads the board's stylesheet once; resolves when it applies. Until then the board would
  *  be drawn unstyled (arrows with 16px glyphs over the routers), so it stays hidden. */
@@ -109,10 +129,11 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     goals: svg("g", { class: "tac-goals" }),
     towers: svg("g", { class: "tac-towers" }),
     routers: svg("g", { class: "tac-routers" }),
+    marks: svg("g", { class: "tac-marks", "data-testid": "diagram-marks" }),
     knobs: svg("g", { class: "tac-knobs" }),
     arrows: svg("g", { class: "tac-arrows" }),
   };
-  svgRoot.append(layers.base, layers.goals, layers.towers, layers.routers, layers.knobs, layers.arrows);
+  svgRoot.append(layers.base, layers.goals, layers.towers, layers.routers, layers.marks, layers.knobs, layers.arrows);
   const towerEls = {};
   const narrow = window.matchMedia?.(NARROW);
   let view = null; // {angle, shape}: how the board is drawn now
@@ -199,7 +220,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   // The current decision's buttons: on a phone right under the board, within the table's room.
   const decision = h("div", { class: "tac-decision", "data-phone": "controls" }, controls, options);
   const panel = h("div", { class: "tac-panel" }, status, decision, clock, actionsList, legend);
-  const wrap = h("div", { class: "tac-wrap", "data-testid": "tactrics", "data-mode": mode }, svgRoot, panel);
+  const wrap = h("div", { class: "tac-wrap", "data-testid": "tactrics", "data-mode": mode, "data-diagram": String(Boolean(ctx.diagram)) }, svgRoot, panel);
   wrap.style.visibility = "hidden";
   stylesReady().then(() => {
     wrap.style.visibility = "";
@@ -208,7 +229,8 @@ export function createTactricsRenderer(root, ctx, { mode }) {
   root.append(wrap);
 
   // ---------------------------------------------------------------- helpers
-  const legal = () => (state?.legal_moves || []);
+  // A diagram only shows a position: nothing on it is offered as a move.
+  const legal = () => (ctx.diagram ? [] : state?.legal_moves || []);
   const seatName = (seat) => state?.seats?.find((s) => s.seat === seat)?.name || `Seat ${seat + 1}`;
   const playerOf = (seat) => board?.players?.find((p) => p.seat === seat) || null;
   function colourOfSeat(seat) {
@@ -585,6 +607,63 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     fill(legend, parts);
   }
 
+  // ---------------------------------------------------------------- diagram marks
+  let marks = [];
+
+  function markClass(mark, shape) {
+    const kind = MARK_KINDS.has(mark.kind) ? mark.kind : "hint";
+    return `tac-mark tac-mark-${shape} ${kind}`;
+  }
+
+  /** A path's arrowhead: a small triangle on its last point, pointing along the last leg. */
+  function arrowHead([x1, y1], [x2, y2]) {
+    const angle = Math.atan2(y2 - y1, x2 - x1);
+    const size = 0.42 * SCALE;
+    const corner = (turn) => [x2 - size * Math.cos(angle + turn), y2 - size * Math.sin(angle + turn)];
+    return [[x2, y2], corner(0.5), corner(-0.5)].map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" ");
+  }
+
+  /** A marked slot's name, small, between its piece's letter and its base: captions name
+   *  slots ("from A3 to B4") and the board does not otherwise print them. */
+  function slotLabel(slot, mark) {
+    const { x, y, up } = GEOMETRY.slots[slot];
+    const [lx, ly] = project(x, y + (up ? -0.4 : 0.4));
+    return svg("text", { x: lx, y: ly + 0.1 * SCALE, class: `${markClass(mark, "label")}`, "data-mark": "label" }, slot);
+  }
+
+  function drawMarks() {
+    const items = [];
+    for (const mark of marks) {
+      if (!mark || typeof mark !== "object") continue;
+      if (GEOMETRY.towers[mark.tower]) {
+        const [cx, cy] = towerCentre(mark.tower);
+        items.push(svg("circle", { cx, cy, r: 2 * SCALE - 2, class: markClass(mark, "tower"), "data-mark": "tower", "data-tower": mark.tower }));
+      } else if (GEOMETRY.slots[mark.slot]) {
+        items.push(svg("polygon", { points: trianglePoints(mark.slot, 0.9), class: markClass(mark, "slot"), "data-mark": "slot", "data-slot": mark.slot }));
+        items.push(slotLabel(mark.slot, mark));
+      } else if (SIDES[mark.side]) {
+        for (const slot of SIDES[mark.side]) {
+          items.push(svg("polygon", { points: trianglePoints(slot, 0.9), class: markClass(mark, "slot"), "data-mark": "side", "data-slot": slot }));
+        }
+      } else if (Array.isArray(mark.path)) {
+        const points = mark.path.filter((slot) => GEOMETRY.slots[slot]).map(slotCentre);
+        if (points.length < 2) continue;
+        items.push(svg("g", { class: markClass(mark, "path"), "data-mark": "path", "data-path": mark.path.join(" ") },
+          svg("polyline", { points: points.map((p) => p.map((v) => v.toFixed(2)).join(",")).join(" ") }),
+          svg("circle", { cx: points[0][0], cy: points[0][1], r: 0.16 * SCALE }),
+          svg("polygon", { points: arrowHead(points[points.length - 2], points[points.length - 1]) })));
+        const ends = mark.path.filter((slot) => GEOMETRY.slots[slot]);
+        items.push(slotLabel(ends[0], mark), slotLabel(ends[ends.length - 1], mark));
+      }
+    }
+    fill(layers.marks, items);
+  }
+
+  function highlight(list) {
+    marks = Array.isArray(list) ? list : [];
+    drawMarks();
+  }
+
   function render() {
     if (!board) return;
     if (!legal().length) selected = null; // not your turn, or the game is over
@@ -594,6 +673,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
     drawTowers();
     drawRouters();
     drawArrows();
+    drawMarks();
     drawPanel();
   }
 
@@ -715,6 +795,7 @@ export function createTactricsRenderer(root, ctx, { mode }) {
 
   return {
     update,
+    highlight,
     describeTurn,
     seatInfo,
     destroy() {

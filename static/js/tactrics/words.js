@@ -1,4 +1,5 @@
-// Words and colours the four Tactrics games share (rules/tactrics.md V2, V10).
+// Words and colours the four Tactrics games share (rulings V2 and V10:
+// docs/rules/families/tactrics-rulings.md).
 
 import { GEOMETRY } from "./geometry.js";
 

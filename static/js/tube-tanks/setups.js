@@ -1,4 +1,4 @@
-// Setups A and B (rulings tube-tanks.md 1(d)), for the lobby's zone editor. The server's copy
+// Setups A and B (docs/rules/tube-tanks.md), for the lobby's zone editor. The server's copy
 // is app/games/tube_tanks/data/setup-*.json; tests/games/tube_tanks/test_tube_client_data.py
 // checks that both say the same.
 

@@ -8,6 +8,7 @@ import { COLUMNS, SIZE, cellName, onBoard, parseCell } from "./geometry.js";
 export const CELL = 36;
 export const MARGIN = 18;
 export const SIDE_COLORS = { green: "#53c35c", orange: "#f0932b" };
+export const HIGHLIGHT_KINDS = ["hint", "target", "blocked", "path", "goal", "reach"];
 
 /** The SVG centre of cell [x, y]; `flipped` turns the Zone 180 degrees (orange's home at the
  * bottom). */
@@ -129,8 +130,41 @@ export function createZone(container, { label = "The Zone", onCell, testid = "tt
     );
   }
 
+  /** A rules-page highlight (the renderer's `highlight(marks)`): a glowing outline on a cell,
+   * a row or a column, or a line between two cells; an unknown `kind` draws as "hint". */
+  function highlightShape(mark) {
+    const kind = HIGHLIGHT_KINDS.includes(mark.kind) ? mark.kind : "hint";
+    const cls = `tt-hl tt-hl-${kind}`;
+    if (mark.from && mark.to) {
+      const [x1, y1] = at(parseCell(mark.from));
+      const [x2, y2] = at(parseCell(mark.to));
+      return svg("line", { x1, y1, x2, y2, class: `${cls} tt-hl-line`, "data-testid": "tt-hl-line" });
+    }
+    if (mark.row || mark.column) {
+      const ends = mark.row
+        ? [[0, mark.row - 1], [SIZE - 1, mark.row - 1]]
+        : [[COLUMNS.indexOf(mark.column), 0], [COLUMNS.indexOf(mark.column), SIZE - 1]];
+      const [[ax, ay], [bx, by]] = ends.map((xy) => at(xy));
+      return svg("rect", {
+        x: Math.min(ax, bx) - CELL / 2 + 1, y: Math.min(ay, by) - CELL / 2 + 1,
+        width: Math.abs(bx - ax) + CELL - 2, height: Math.abs(by - ay) + CELL - 2, rx: 6,
+        class: `${cls} tt-hl-band`, "data-testid": mark.row ? `tt-hl-row-${mark.row}` : `tt-hl-column-${mark.column}`,
+      });
+    }
+    const [cx, cy] = at(parseCell(mark.cell));
+    const g = svg("g", { class: cls, "data-testid": `tt-hl-${mark.cell}`, "data-kind": kind },
+      svg("rect", { x: cx - CELL / 2 + 1.5, y: cy - CELL / 2 + 1.5, width: CELL - 3, height: CELL - 3, rx: 5, class: "tt-hl-box" }));
+    if (kind === "blocked") {
+      g.append(svg("path", { d: `M${cx - 8} ${cy - 8} L${cx + 8} ${cy + 8} M${cx + 8} ${cy - 8} L${cx - 8} ${cy + 8}`, class: "tt-hl-cross" }));
+    }
+    // A reachable cell's cost sits inside it, like the match's own marks; other labels above.
+    if (mark.label) g.append(svg("text", { x: cx, y: kind === "reach" ? cy + 4 : cy - CELL / 2 - 3, class: "tt-hl-label" }, String(mark.label)));
+    return g;
+  }
+
   /** layout: {walls, pools, gaps, tanks:[{side, number, cell, hp?, destroyed?, stunned?, token?}]}
-   * extras: {active: tank index, ghostPools: [cells], marks: [{cell, cls, label}], line: {from, to, path, stop}} */
+   * extras: {active: tank index, ghostPools: [cells], marks: [{cell, cls, label}], line: {from, to, path, stop},
+   *          highlights: [rules-page marks, see highlightShape]} */
   function draw(layout, extras = {}) {
     terrain.replaceChildren();
     overlay.replaceChildren();
@@ -155,6 +189,7 @@ export function createZone(container, { label = "The Zone", onCell, testid = "tt
         if (shape) units.append(shape);
       }
     }
+    for (const mark of extras.highlights || []) top.append(highlightShape(mark));
     if (extras.line) {
       const { from, to, stop, cls } = extras.line;
       const [x1, y1] = at(from);

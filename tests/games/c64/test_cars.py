@@ -1,5 +1,5 @@
-"""C64 Cars: rulebook "C64 Cars" and its six numbered card-back rules, with rulings C1, C2, C8
-and map K (rules/c64-board.md).
+"""C64 Cars: rulebook "C64 Cars" and its six numbered card-back rules, with rulings C1, C2
+(docs/rules/families/c64-board-rulings.md), C8 (docs/rules/c64-cars.md) and map K.
 
 Scenarios use `cars_state`: by default 2 players in seat order, seat 0 = Red (S, Player 1,
 start e1) and seat 1 = Green (N, start e2), both facing east in gear 0. Most scenarios clear
@@ -125,7 +125,7 @@ def fresh(players: int, seed: str = "seed") -> dict:
 
 # --- the game, the track and the set-up ------------------------------------------------------
 def test_cars_is_registered_with_its_metadata():
-    """README table: c64-cars, "C64 Cars", 2-4 seats, no options; chance from the shuffle
+    """docs/rules/README.md: c64-cars, "C64 Cars", 2-4 seats, no options; chance from the shuffle
     and the first-player draw, nothing hidden."""
     game = registered("c64-cars", "C64 Cars", (2, 4))
     assert isinstance(game, Cars)
@@ -653,7 +653,7 @@ def test_random_play_keeps_the_track_sound(seed, players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_random_playouts_finish_a_lap_and_replay_exactly(players):
     """The goal is reachable by random legal play, and the same seed and moves give the same
-    states (ARCHITECTURE "Dice and determinism")."""
+    states (docs/architecture.md, "Dice you can check")."""
     label = f"playout{players}"
     state, log = random_playout(CARS, fresh(players, label), label, 50_000)
     outcome = CARS.outcome(state)

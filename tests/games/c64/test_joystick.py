@@ -532,7 +532,7 @@ def test_parse_move_gives_the_canonical_form():
     ],
 )
 def test_parse_move_refuses_malformed_moves(raw):
-    """Move parsing is validation step one (ARCHITECTURE): extra="forbid", strict ids."""
+    """Move parsing is validation step one (docs/architecture.md): extra="forbid", strict ids."""
     with pytest.raises(BadMove):
         MAZE.parse_move(raw)
 

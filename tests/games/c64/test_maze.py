@@ -1,4 +1,5 @@
-"""C64 Maze: rulebook "C64 Maze" with rulings C1, C2, C7 and map Z (rules/c64-board.md).
+"""C64 Maze: rulebook "C64 Maze" with rulings C1, C2 (docs/rules/families/c64-board-rulings.md), C7
+(docs/rules/c64-maze.md) and map Z.
 
 Scenarios use `maze_state`: 2 players by default, seat 0 = Red (S, Player 1, a1 -> h8) and
 seat 1 = Green (N, h8 -> a1); `act(state, seat, face, **player changes)` gives the seat a
@@ -69,7 +70,8 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_maze_is_registered_with_its_metadata():
-    """README table: c64-maze, "C64 Maze", 2-4 seats; chance from the shuffle and the draw."""
+    """docs/rules/README.md: c64-maze, "C64 Maze", 2-4 seats; chance from the shuffle and the
+    draw."""
     registered("c64-maze", "C64 Maze", (2, 4))
 
 
@@ -121,7 +123,7 @@ def test_map_z_is_fair_and_connected():
 
 
 def test_map_pictures_are_checked():
-    """Maps are data (README): a malformed picture is refused, not half-read."""
+    """Maps are data (docs/rules/README.md): a malformed picture is refused, not half-read."""
     good = "\n".join(f"{r} . . . . . . . ." for r in range(8, 0, -1)) + "\n  a b c d e f g h"
     assert len(parse_map(good)) == 64
     with pytest.raises(ValueError):
@@ -147,7 +149,7 @@ def test_move_card_moves_one_square_in_the_seat_relative_direction(seat, face):
 
 
 def test_move_is_blocked_by_a_wall_and_the_card_is_spent():
-    """Rulebook: "(if not blocked by a wall or another adventurer)"; README: an action with
+    """Rulebook: "(if not blocked by a wall or another adventurer)"; ruling G2: an action with
     no effect still spends the card. Red at a1 tries east into the wall at b1."""
     state = maze_state(2)
     new, events = act(state, 0, "right")
@@ -184,7 +186,7 @@ def test_move_is_blocked_by_the_edge():
 
 def test_a_blocked_move_still_sets_the_latest_direction():
     """C4.6: latest direction = the most recent executed move card; a blocked move card is
-    still executed (README: no effect, still spent), so Red now faces the wall at b1."""
+    still executed (ruling G2: no effect, still spent), so Red now faces the wall at b1."""
     state = maze_state(2)
     new, _ = act(state, 0, "right")
     assert new["players"][0]["latest"] == "E"
@@ -463,7 +465,7 @@ def test_random_play_keeps_the_board_sound(seed, players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_random_playouts_reach_a_winner_and_replay_exactly(players):
     """The rulebook's goal is reachable by random legal play, and the same seed and moves
-    give the same states (replays, ARCHITECTURE "Dice and determinism")."""
+    give the same states (replays, docs/architecture.md)."""
     label = f"playout{players}"
     state, log = random_playout(MAZE, fresh_maze(players, label), label, 60_000)
     outcome = MAZE.outcome(state)

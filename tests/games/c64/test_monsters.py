@@ -1,4 +1,5 @@
-"""C64 Monsters: rulebook "C64 Monsters" with rulings C1, C2, C6 and map M (rules/c64-board.md).
+"""C64 Monsters: rulebook "C64 Monsters" with rulings C1, C2
+(docs/rules/families/c64-board-rulings.md), C6 (docs/rules/c64-monsters.md) and map M.
 
 Scenarios use `monsters_state`: by default 4 players in seat order, so seat 0 = Red (S, corner
 a1, centre d4), 1 = Blue (W, a8, d5), 2 = Green (N, h8, e5), 3 = Yellow (E, h1, e4), every
@@ -119,7 +120,7 @@ def fresh(players: int, seed: str = "seed") -> dict:
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_monsters_is_registered_with_its_metadata():
-    """README table: c64-monsters, "C64 Monsters", 2-4 seats, no options; chance from the
+    """docs/rules/README.md: c64-monsters, "C64 Monsters", 2-4 seats, no options; chance from the
     shuffle and the first-player draw, nothing hidden."""
     game = registered("c64-monsters", "C64 Monsters", (2, 4))
     assert isinstance(game, Monsters)
@@ -444,7 +445,7 @@ def test_left_button_carries_only_one_treasure():
 
 
 def test_left_button_without_a_treasure_does_nothing():
-    """README: an action that has no effect still spends the card."""
+    """Ruling G2: an action that has no effect still spends the card."""
     state = monsters_state(walls=[], squares={RED: "c2"})
     new, events = act(state, RED, "left_button")
     assert new["players"] == state["players"]
@@ -660,7 +661,7 @@ def test_random_play_keeps_the_pieces_sound(seed, players):
 
 
 def test_random_play_replays_exactly():
-    """ARCHITECTURE "Dice and determinism": the same moves from the same set-up give the same
+    """docs/architecture.md, "Dice you can check": the same moves from the same set-up give the same
     states (random play rarely ends a Monsters game, so this checks 2,000 moves)."""
     *_, (final, _, log) = _random_play(7, 4, 2000)
     assert replayed(MONSTERS, setup_done(MONSTERS, fresh(4, "7")), log) == final

@@ -1,4 +1,5 @@
-"""C64 Snakes: rulebook "C64 Snakes" with rulings C2-C4 and C10 (rules/c64-board.md).
+"""C64 Snakes: rulebook "C64 Snakes" with rulings C2-C4 (docs/rules/families/c64-board-rulings.md)
+and C10 (docs/rules/c64-snakes.md).
 
 Scenarios use `snakes_state`: 2 players by default, seat 0 = Red (S, Player 1, head at
 (0,0)) and seat 1 = Green (N, (8,8)); with 3-4 players seat 1 = Blue (W, (0,8)), seat 2 =
@@ -28,7 +29,7 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_snakes_is_registered_with_its_metadata():
-    """README table: c64-snakes, "C64 Snakes", 2-4 seats; chance from the shuffle and the
+    """docs/rules/README.md: c64-snakes, "C64 Snakes", 2-4 seats; chance from the shuffle and the
     draw, nothing hidden."""
     registered("c64-snakes", "C64 Snakes", (2, 4))
 
@@ -74,7 +75,7 @@ def test_the_snake_grows_from_its_head():
 
 
 def test_a_move_off_the_grid_points_does_nothing():
-    """C10: "The target point must be on the grid"; README: the card is still spent."""
+    """C10: "The target point must be on the grid"; ruling G2: the card is still spent."""
     state = snakes_state(2)
     new, events = act(state, 0, "down")
     unchanged_except_turn(state, new, 0)
@@ -221,7 +222,7 @@ def test_right_button_takes_back_the_tail_segment():
 
 @pytest.mark.parametrize("button", ["left_button", "right_button"])
 def test_buttons_without_segments_do_nothing(button):
-    """C10: "No segments: no effect."; README: the card is still spent."""
+    """C10: "No segments: no effect."; ruling G2: the card is still spent."""
     state = snakes_state(2)
     new, events = act(state, 0, button)
     unchanged_except_turn(state, new, 0)

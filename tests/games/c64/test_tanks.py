@@ -1,4 +1,5 @@
-"""C64 Tanks: rulebook "C64 Tanks" with rulings C1, C2, C4.7, C5 and map T (rules/c64-board.md).
+"""C64 Tanks: rulebook "C64 Tanks" with rulings C1, C2, C4.7
+(docs/rules/families/c64-board-rulings.md), C5 (docs/rules/c64-tanks.md) and map T.
 
 Scenarios use `tanks_state`: 2 players by default, seat 0 = Red (S, Player 1, tank on a1)
 and seat 1 = Green (N, tank on h8); `tanks_act(state, seat, face, **player changes)` gives
@@ -91,7 +92,7 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_tanks_is_registered_with_its_metadata():
-    """README table: c64-tanks, "C64 Tanks", 2-4 seats, no lobby options; chance from the
+    """docs/rules/README.md: c64-tanks, "C64 Tanks", 2-4 seats, no lobby options; chance from the
     shuffle and the first-player draw, nothing hidden."""
     registered("c64-tanks", "C64 Tanks", (2, 4))
 
@@ -148,7 +149,7 @@ def test_a_first_straight_shot_along_the_edge_reaches_the_next_corner():
 
 
 def test_map_pictures_with_mirrors_are_checked():
-    """Maps are data (README): mirror symbols parse, unknown ones are refused."""
+    """Maps are data (docs/rules/README.md): mirror symbols parse, unknown ones are refused."""
     good = "\n".join(f"{r} / \\ . . . . . T" for r in range(8, 0, -1)) + "\n  a b c d e f g h"
     assert parse_map(good)["a8"] == "/" and parse_map(good)["b1"] == "\\"
     with pytest.raises(ValueError):
@@ -180,7 +181,7 @@ def test_move_card_moves_one_square_in_the_seat_relative_direction(seat, face):
 
 def test_move_is_blocked_by_a_wall_and_the_card_is_spent():
     """Rulebook: "(if the square is not blocked by a wall or another tank)"; C1: a mirror
-    wall fills its whole square; README: an action with no effect still spends the card."""
+    wall fills its whole square; ruling G2: an action with no effect still spends the card."""
     state = tanks_state(2, squares={0: "b3"})
     new, events = tanks_act(state, 0, "up")
     unchanged_except_turn(state, new, 0)
@@ -434,7 +435,8 @@ def test_turning_mirrors_never_loop(walls, start, direction):
 
 
 def test_trace_bullet_never_changes_the_walls_it_is_given():
-    """Rules are pure (STYLE.md habit 1): the flight returns new walls."""
+    """Rules are pure (docs/architecture.md, "How the code is written"): the flight returns new
+    walls."""
     walls = dict(RECTANGLE)
     flight = trace_bullet("e4", "N", walls, {})
     assert walls == RECTANGLE and flight.walls != RECTANGLE

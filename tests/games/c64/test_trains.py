@@ -1,4 +1,5 @@
-"""C64 Trains: rulebook "C64 Trains" with rulings C2-C4 and C9 (rules/c64-board.md).
+"""C64 Trains: rulebook "C64 Trains" with rulings C2-C4 (docs/rules/families/c64-board-rulings.md)
+and C9 (docs/rules/c64-trains.md).
 
 Scenarios use `trains_state`: 3 players by default, seat 0 = Red (S, Player 1, starts at
 (0,0)), seat 1 = Blue (W, (0,8)), seat 2 = Green (N, (8,8)), with 4 players seat 3 = Yellow
@@ -34,7 +35,7 @@ def unchanged_except_turn(before, after, seat):
 
 # --- the game and its set-up ------------------------------------------------------------------
 def test_trains_is_registered_with_its_metadata():
-    """README table: c64-trains, "C64 Trains", 3-4 seats (rulebook "C64 Trains (3-4
+    """docs/rules/README.md: c64-trains, "C64 Trains", 3-4 seats (rulebook "C64 Trains (3-4
     players)"); chance from the shuffle and the draw, nothing hidden."""
     registered("c64-trains", "C64 Trains", (3, 4))
 
@@ -85,7 +86,7 @@ def test_move_text_names_the_colour_and_the_rails_left():
 
 
 def test_a_move_onto_another_train_is_blocked_and_the_card_is_spent():
-    """Rulebook: "(if not occupied by another train)"; README: an action without effect still
+    """Rulebook: "(if not occupied by another train)"; ruling G2: an action without effect still
     spends the card. C9: no rail is laid when the train does not move."""
     state = trains_state(3, points={0: [3, 3], 1: [3, 4]})
     new, events = act(state, 0, "up")

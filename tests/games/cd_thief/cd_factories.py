@@ -1,9 +1,9 @@
 """Factories for CD Thief scenarios: a fresh game, pieces put where a test wants them, and
 dice that roll what a test says.
 
-Board coordinates are (x, y) as in the rulings' map (cd-thief.md 3(d)). `parked(state)` moves
-every podcaster, Carl and ITG to far-away squares so that a test sees only the pieces it
-places itself.
+Board coordinates are (x, y) as in our map (docs/rules/cd-thief.md, data/board.txt).
+`parked(state)` moves every podcaster, Carl and ITG to far-away squares so that a test sees
+only the pieces it places itself.
 """
 
 from __future__ import annotations

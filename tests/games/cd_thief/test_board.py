@@ -1,4 +1,5 @@
-"""The hotel map, the item table and the Event deck as data (cd-thief.md D1 and 3(d))."""
+"""The hotel map, the item table and the Event deck as data (ruling D1 and our content,
+docs/rules/cd-thief.md)."""
 
 from __future__ import annotations
 

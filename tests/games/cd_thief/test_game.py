@@ -15,7 +15,7 @@ from app.engine.dice import Dice
 
 
 def test_registered_with_its_metadata():
-    """README table: cd-thief, "CD Thief", 2-4 seats, option difficult mode (5 lives)."""
+    """docs/rules/README.md: cd-thief, "CD Thief", 2-4 seats, option difficult mode (5 lives)."""
     assert (GAME.title, GAME.min_players, GAME.max_players) == ("CD Thief", 2, 4)
     assert GAME.has_chance
     schema = GAME.options_schema()

@@ -1,4 +1,4 @@
-"""Joystick Heroes content as data (rules/joystick-heroes.md 2(d)): the 48 Games cards, the 44
+"""Joystick Heroes content as data (docs/rules/joystick-heroes.md): the 48 Games cards, the 44
 Power cards in 19 kinds, the Game die (H5) and the numbers of H2/H3/H14, all in data files."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every Power card kind with its timing and its Key value (rules/joystick-heroes.md 2(d)
+"""Every Power card kind with its timing and its Key value (docs/rules/joystick-heroes.md,
 Power cards; rulebook "All About Power Cards"; rulings H5, H11-H13)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The board of ruling V1 and the rotation of ruling V2 (rules/tactrics.md 4(c), 4(d))."""
+"""The board of ruling V1 and the rotation of ruling V2
+(docs/rules/families/tactrics-rulings.md)."""
 
 from __future__ import annotations
 

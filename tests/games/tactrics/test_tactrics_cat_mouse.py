@@ -1,5 +1,5 @@
-"""Tactrics: Cat & Mouse. Rulebook "#3 Cat & Mouse" with ruling V8, the set-up of
-rules/tactrics.md 4(d) (rules version 1) and the cats' squares of issue 15 (version 2). Seat 0
+"""Tactrics: Cat & Mouse. Rulebook "#3 Cat & Mouse" with ruling V8, the set-up we
+first proposed (4(d), rules version 1) and the cats' squares of issue 15 (version 2). Seat 0
 is the mouse (red), seat 1 the cats (black)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Tactrics: Crossing. Rulebook "#1 Crossing" with rulings V2-V6 and V10 and the start
-layouts of rules/tactrics.md 4(d). Seat 0 plays first (turn 0)."""
+"""Tactrics: Crossing. Rulebook "#1 Crossing" with rulings V2-V6 and V10 and our start
+layouts (4(d), `data/crossing.json`). Seat 0 plays first (turn 0)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Tactrics: Crossing Advanced. Rulebook "#2 Crossing Advanced" ("Actions" 2-4 and the
-minority rotation rule on claimed towers) with rulings V6 and V7 (rules/tactrics.md).
+minority rotation rule on claimed towers) with rulings V6 and V7 (docs/rules/).
 Two players: seat 0 red (T11 -> T53), seat 1 blue (T53 -> T11)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""What the four Tactrics games share: seats (V10), the options a lobby offers (README table),
-exact undo of any turn (V4), and the line finish (V5)."""
+"""What the four Tactrics games share: seats (V10), the options a lobby offers
+(docs/rules/README.md), exact undo of any turn (V4), and the line finish (V5)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_player_counts() -> None:
 
 
 def test_lobby_options() -> None:
-    """rules/README.md: Crossing offers "minority rotation rule, teams (4 or 6), routers per
+    """docs/rules/README.md: Crossing offers "minority rotation rule, teams (4 or 6), routers per
     player (3-6, or 7 with the line start), line variant" (Advanced "as Crossing"); Cat &
     Mouse "4 or 5 cats"; Solitary "split or clustered, number of colours". Defaults are the
     rulebook's standard game: options off, 6 routers, 4 cats."""

@@ -1,5 +1,5 @@
-"""Tactrics: Solitary. Rulebook "#4 Solitary" with ruling V9 and the scenarios of
-rules/tactrics.md 4(d)."""
+"""Tactrics: Solitary. Rulebook "#4 Solitary" with ruling V9 and our scenarios
+(4(d), `data/solitary.json`)."""
 
 from __future__ import annotations
 

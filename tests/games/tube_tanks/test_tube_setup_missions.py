@@ -10,7 +10,7 @@ from tube_factories import tank_entry as tank
 from app.engine.dice import Dice
 from app.games.tube_tanks.zone import SETUPS, cell_name, parse_cell
 
-# Copied from the rulings' ASCII maps (rules/tube-tanks.md 1(d)), row 15 first.
+# Copied from our setups' ASCII maps (docs/rules/tube-tanks.md), row 15 first.
 MAP_A = """
 . . . . c . . b . . a . . . .
 . . . . . . . . . . . . . . .
