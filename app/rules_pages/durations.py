@@ -56,12 +56,12 @@ the few seconds of a practised player and faster than the half-minute of a first
 one is a tap with nothing to weigh: rolling the dice, confirming or ending a turn, taking back
 a rotation, or any decision with a single legal move."""
 QUICK_MOVE_TYPES = frozenset({"roll", "confirm", "end", "done", "undo", "take_back", "return"})
-USUAL_PLAYERS = {"c64-trains": 3}
 
 
 def usual_players(game: Game) -> int:
-    """2 where the game allows it (the commonest table), else its nearest count."""
-    return USUAL_PLAYERS.get(game.id, min(max(2, game.min_players), game.max_players))
+    """2 where the game allows it (the commonest table), else its nearest count: C64 Trains
+    3, Tactrics Solitary 1."""
+    return min(max(2, game.min_players), game.max_players)
 
 
 def decision_kind(move: Move, legal_count: int) -> str:

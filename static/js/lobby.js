@@ -142,6 +142,12 @@ function cardArt(game) {
   return art;
 }
 
+/** The table the minutes were measured at (app/rules_pages/durations.py): 2 where allowed. */
+function usualPlayers(game) {
+  const n = Math.min(Math.max(2, game.min_players), game.max_players);
+  return `${n} ${n === 1 ? "player" : "players"}`;
+}
+
 const LEARN_WORDS = { easy: "easy to learn", medium: "some rules to learn", hard: "many rules to learn" };
 
 /** The card's way to its rules and, where its family has one, its lesson: links above the
@@ -183,7 +189,7 @@ function renderGames() {
           h("span", { class: "card-line", id: `game-${game.id}-line`, "data-testid": "card-line" }, game.tagline || game.goal || ""),
           h("span", { class: "card-meta", id: `game-${game.id}-meta` },
             h("span", { "data-testid": "card-players" }, playersRange(game)),
-            game.minutes ? [" · ", h("span", { "data-testid": "card-minutes" }, `about ${game.minutes} min`)] : null,
+            game.minutes ? [" · ", h("span", { "data-testid": "card-minutes", title: `Measured for a match of ${usualPlayers(game)}` }, `about ${game.minutes} min`)] : null,
           ),
           game.learn ? h("span", { class: "card-learn", id: `game-${game.id}-learn`, "data-testid": "card-learn", "data-learn": game.learn }, LEARN_WORDS[game.learn] || game.learn) : null,
         ),
