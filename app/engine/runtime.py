@@ -30,6 +30,7 @@ from app.engine.dice import SETUP_MOVE_NUMBER, Dice
 from app.engine.fairness import dice_seed
 from app.engine.registry import get_game
 from app.errors import ArcadeError
+from app.realtime.compact import CompactPatch, Words, compact_patch
 from app.realtime.diff import make_patch
 from app.tutorials import tutorial
 
@@ -155,6 +156,10 @@ class LiveMatch:
     _boards: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _board_patches: dict[tuple[int, int | None], list[dict[str, Any]]] = field(default_factory=dict)
     _events: dict[tuple[int, int | None], list[Event]] = field(default_factory=dict)
+    _compact: dict[tuple[int, int | None], CompactPatch] = field(default_factory=dict)
+    words: dict[int | None, Words] = field(default_factory=dict)
+    """Each viewer's dictionary of the compact form (app/realtime/compact.py), made when a
+    compact connection first needs it."""
     _seats: list[dict[str, Any]] | None = None
 
     def scripted(self) -> ScriptedMove | None:
@@ -186,6 +191,7 @@ class LiveMatch:
             self._events,
             self._boards,
             self._board_patches,
+            self._compact,
         )
         if version - 1 in self.history:
             # One version at a time (the usual case): drop just the keys of the one that
@@ -325,6 +331,24 @@ class LiveMatch:
                 if shown is not None:
                     cached.append(shown)
             self._events[key] = cached
+        return cached
+
+    def compact_patch(self, version: int, seat: int | None) -> CompactPatch:
+        """`patch` and `events_for` in the compact form, numbered in `seat`'s dictionary."""
+        key = (version, seat)
+        cached = self._compact.get(key)
+        if cached is None:
+            words = self.words.get(seat)
+            if words is None:
+                words = self.words[seat] = Words()
+            cached = self._compact[key] = compact_patch(
+                words,
+                version,
+                self.patch(version, seat),
+                self.viewer_state(version - 1, seat)["legal_moves"],
+                self.viewer_state(version, seat)["legal_moves"],
+                self.events_for(version, seat),
+            )
         return cached
 
     def has(self, version: int) -> bool:

@@ -26,6 +26,7 @@ from app.engine.contract import Outcome
 from app.engine.runtime import LiveMatch, stand_ins_of
 from app.errors import ArcadeError
 from app.realtime.collector import old_generation
+from app.realtime.compact import Words
 from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
 from app.services import chat as chat_channels
@@ -113,6 +114,9 @@ class MatchConnection:
         self.watch: str | None = None  # the watch link offered in hello
         self.seated = False  # as of the last lobby summary: decides which chat it may read
         self.admitted = False  # past hello
+        self.compact = False  # asked for compact patch frames in hello (app/realtime/compact.py)
+        self.words: Words | None = None  # the dictionary `known` refers to
+        self.known = 0  # bit n set: this connection has been sent entry n of `words`
         settings = context.settings
         self.outbox = Outbox(
             max_frames=settings.socket_outbox_frames, max_bytes=settings.socket_outbox_bytes
@@ -327,6 +331,7 @@ class MatchConnection:
                 continue
             if player is not None:
                 self.player_id, self.player_name = player.id, player.name
+            self.compact = message.get("compact") == 1
             return True
 
     async def _take_seat_back(self) -> None:
@@ -470,15 +475,26 @@ class MatchConnection:
                 if not (live.has(v - 1) and live.has(v)):
                     await self._snapshot_locked()  # too far behind for patches
                     return
-                self.send(
-                    {
-                        "type": "patch",
-                        "version": v,
-                        "ops": live.patch(v, seat),
-                        "events": live.events_for(v, seat),
-                    }
-                )
+                if self.compact:
+                    self.send(self._compact_frame(live, v, seat))
+                else:
+                    self.send(
+                        {
+                            "type": "patch",
+                            "version": v,
+                            "ops": live.patch(v, seat),
+                            "events": live.events_for(v, seat),
+                        }
+                    )
                 self.sent_version = v
+
+    def _compact_frame(self, live: LiveMatch, version: int, seat: int | None) -> dict[str, Any]:
+        patch = live.compact_patch(version, seat)
+        words = live.words[seat]
+        if words is not self.words:  # a new seat, or the match was loaded afresh
+            self.words, self.known = words, 0
+        frame, self.known = patch.frame(self.known)
+        return frame
 
     async def _send_lobby(self, *, just_ended: bool = False) -> None:
         async with self.context.sessions() as session:

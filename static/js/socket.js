@@ -2,9 +2,11 @@
 // and reconnection with backoff. Versions are tracked here so pages only ever see a
 // consistent state: a version gap or a patch that does not apply leads to a "sync".
 
+import { CompactReader } from "./compact.js";
 import { patched } from "./patch.js";
 
 const MAX_BACKOFF_MS = 10000;
+const HELLO = { type: "hello", compact: 1 }; // patches come as compact `p` frames
 
 let moveCounter = 0;
 function newMoveId() {
@@ -42,6 +44,7 @@ export class MatchSocket {
     this.syncAt = 0;
     this.greeting = false;
     this.stopped = false;
+    this.reader = null;       // the open connection's CompactReader
     this.pending = new Map(); // move id -> {message, resolve, reject, sent}
     this.outbox = [];         // chat typed while offline
     this._onOnline = () => { if (this.status === "reconnecting") this._reconnectNow(); };
@@ -67,7 +70,10 @@ export class MatchSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      ws.send(JSON.stringify({ type: "hello" }));
+      // Compact patch frames (compact.js): the dictionary they refer to lives as long as
+      // this connection.
+      this.reader = new CompactReader();
+      ws.send(JSON.stringify(HELLO));
       this.greeting = true;
       this.syncing = true; // the answer to hello is a snapshot (or lobby while open)
       this.syncAt = Date.now();
@@ -187,6 +193,22 @@ export class MatchSocket {
     }
   }
 
+  _patch(version, ops, events) {
+    if (this.state === null) { this.sync(); return; }
+    if (version <= this.version) return; // already have it
+    if (version !== this.version + 1) { this.sync(); return; }
+    let next;
+    try {
+      next = patched(this.state, ops);
+    } catch {
+      this.sync();
+      return;
+    }
+    this.state = next;
+    this.version = version;
+    this.handlers.onPatch?.(next, events, version);
+  }
+
   _handle(msg) {
     switch (msg.type) {
       case "snapshot": {
@@ -198,22 +220,23 @@ export class MatchSocket {
         this._resendPending();
         break;
       }
-      case "patch": {
-        if (this.state === null) { this.sync(); break; }
-        if (msg.version <= this.version) break; // already have it
-        if (msg.version !== this.version + 1) { this.sync(); break; }
-        let next;
+      case "p": {
+        // A compact patch: its dictionary entries are kept even when its version is not
+        // applied (later frames may refer to them). One that does not fit the dictionary
+        // (never expected) starts a new connection, which starts a new dictionary.
+        let full;
         try {
-          next = patched(this.state, msg.ops);
+          full = this.reader.expand(msg);
         } catch {
-          this.sync();
+          this.reconnect();
           break;
         }
-        this.state = next;
-        this.version = msg.version;
-        this.handlers.onPatch?.(next, msg.events || [], msg.version);
+        this._patch(msg.v, full.ops, full.events);
         break;
       }
+      case "patch":
+        this._patch(msg.version, msg.ops, msg.events || []);
+        break;
       case "ack": {
         const entry = this.pending.get(msg.id);
         if (entry) {
@@ -227,7 +250,7 @@ export class MatchSocket {
           // The server forgot this guest (a reset database): carry on as a spectator (the
           // server takes the second hello of this connection without the cookie).
           this.guest = null;
-          this._send({ type: "hello" });
+          this._send(HELLO);
           this.handlers.onUnauthorized?.();
           break;
         }

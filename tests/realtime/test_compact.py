@@ -1,0 +1,292 @@
+"""Compact patch frames (app/realtime/compact.py): a compact connection rebuilds, version by
+version, exactly the state and events (sentences included) of the full form, in Python and in
+the browser's static/js/compact.js; no seat's dictionary holds what another seat may not see;
+clients that do not ask keep the full frames."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonpatch
+import orjson
+import pytest
+
+from app.engine.dice import SETUP_MOVE_NUMBER, Dice
+from app.engine.registry import all_games, get_game
+from app.engine.runtime import LiveMatch
+from app.realtime import compact
+from app.realtime.compact import Reader
+from tests.conftest import LiveServer
+from tests.helpers import Viewer, guests, started_match
+
+ROOT = Path(__file__).resolve().parents[2]
+C64 = [g.id for g in all_games() if g.id.startswith("c64-")]
+GAMES = [*C64, "tube-tanks", "cd-thief", "joystick-heroes"]
+
+
+def _match(game_id: str, seed: int, players: int) -> LiveMatch:
+    game = get_game(game_id)
+    assert game is not None
+    options = game.parse_options({})
+    state = game.begin(players, options, Dice(str(seed), SETUP_MOVE_NUMBER))
+    live = LiveMatch(
+        id=f"m{seed}",
+        game=game,
+        options=options,
+        seed=str(seed),
+        players=[f"p{i}" for i in range(players)],
+        names=[f"P{i}" for i in range(players)],
+        state=state,
+        version=0,
+        status="active",
+        outcome=None,
+    )
+    live.remember(0, state, [])
+    return live
+
+
+def _move(live: LiveMatch, rng: random.Random) -> bool:
+    game = live.game
+    active = sorted(game.active_seats(live.state))
+    if live.outcome is not None or not active:
+        return False
+    seat = rng.choice(active)
+    move = rng.choice(live.legal(live.version, seat))
+    version = live.version + 1
+    state, events = game.apply(live.state, seat, move, Dice(live.seed, version))
+    live.state, live.version, live.outcome = state, version, game.outcome(state)
+    live.status = "finished" if live.outcome is not None else "active"
+    live.remember(version, state, events)
+    return True
+
+
+def _wire(value: Any) -> Any:
+    return orjson.loads(orjson.dumps(value))
+
+
+class Connection:
+    """One simulated socket of `seat` from version `start`: a snapshot, then frames."""
+
+    def __init__(self, live: LiveMatch, seat: int | None) -> None:
+        self.seat = seat
+        self.known = 0
+        self.reader = Reader()
+        self.state = _wire(live.viewer_state(live.version, seat))
+        self.frames: list[dict[str, Any]] = []
+
+    def receive(self, live: LiveMatch, version: int) -> None:
+        frame, self.known = live.compact_patch(version, self.seat).frame(self.known)
+        frame = _wire(frame)
+        self.frames.append(frame)
+        ops, events = self.reader.expand(frame)
+        self.state = jsonpatch.apply_patch(self.state, ops)
+        assert self.state == _wire(live.viewer_state(version, self.seat)), (version, self.seat)
+        assert events == _wire(live.events_for(version, self.seat)), (version, self.seat)
+        # The same document, key order included, as a full-form client holds.
+        full = jsonpatch.apply_patch(
+            _wire(live.viewer_state(version - 1, self.seat)), _wire(live.patch(version, self.seat))
+        )
+        assert json.dumps(self.state) == json.dumps(full)
+        assert [json.dumps(e) for e in events] == [
+            json.dumps(e) for e in _wire(live.events_for(version, self.seat))
+        ]
+
+
+def _play(game_id: str, seed: int, players: int, moves: int) -> tuple[LiveMatch, list[Connection]]:
+    """A random match with a compact connection per seat and a spectator from the start, and
+    one of each that joins later (the dictionary is numbered already: it must be told)."""
+    live = _match(game_id, seed, players)
+    rng = random.Random(seed)
+    viewers: list[int | None] = [*range(players), None]
+    connections = [Connection(live, seat) for seat in viewers]
+    while live.version < moves and _move(live, rng):
+        for connection in connections:
+            connection.receive(live, live.version)
+        if live.version == moves // 3:
+            connections += [Connection(live, seat) for seat in viewers]
+    return live, connections
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_compact_frames_rebuild_the_full_form_exactly(game_id: str) -> None:
+    for seed in range(2):
+        live, connections = _play(game_id, seed, 2 if game_id != "c64-trains" else 3, 160)
+        assert live.version > 20, "a match long enough to say something"
+        assert any("d" in f for c in connections for f in c.frames)
+
+
+def _strings(value: Any, into: set[str], *, keys: bool = True) -> set[str]:
+    if isinstance(value, str):
+        into.add(value)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, into, keys=keys)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if keys:
+                into.add(k)
+            _strings(v, into, keys=keys)
+    return into
+
+
+def test_no_seat_is_told_what_it_may_not_see() -> None:
+    """Joystick Heroes hides hands: every string a seat's compact frames carry (keys, values,
+    sentences, op paths) is one its full frames carry too."""
+    viewers = (0, 1, 2, None)
+    for seed in range(3):
+        live = _match("joystick-heroes", seed, 3)
+        rng = random.Random(seed)
+        told: dict[int | None, set[str]] = {s: set() for s in viewers}
+        full = {s: _strings(live.viewer_state(0, s), set()) for s in viewers}
+        connections = {s: Connection(live, s) for s in viewers}
+        while live.version < 200 and _move(live, rng):
+            for seat, connection in connections.items():
+                connection.receive(live, live.version)
+                frame = connection.frames[-1]
+                # A packed value's only object keys are dictionary numbers: values alone.
+                for part in ("d", "o", "l", "e"):
+                    _strings(frame.get(part), told[seat], keys=False)
+                ops = live.patch(live.version, seat)
+                _strings([op["value"] for op in ops if "value" in op], full[seat])
+                _strings(live.events_for(live.version, seat), full[seat])
+                full[seat] |= {op["path"] for op in ops}
+        for seat in viewers:
+            said = {s[1:] if s[:1] in "+-" and s[1:2] == "/" else s for s in told[seat]}
+            assert said - full[seat] == set(), seat
+
+
+def test_a_full_dictionary_sends_values_inline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compact, "MAX_WORDS", 40)
+    live, connections = _play("c64-maze", 3, 2, 120)
+    assert all(len(words.entries) <= 40 for words in live.words.values())
+    assert any(isinstance(ref, dict | list) for f in connections[0].frames for ref in f.get("o", []))
+
+
+NODE_CHECK = """
+import { CompactReader } from "%(compact)s";
+import { applyPatch } from "%(patch)s";
+import { readFileSync } from "node:fs";
+const lines = readFileSync(process.argv[2], "utf8").trim().split("\\n").map((l) => JSON.parse(l));
+const readers = new Map(), compact = new Map(), full = new Map();
+const apply = (doc, ops) => applyPatch(doc, ops, true, false).newDocument;
+let checked = 0;
+for (const [id, kind, body] of lines) {
+  if (kind === "snapshot") {
+    readers.set(id, new CompactReader());
+    compact.set(id, body);
+    full.set(id, structuredClone(body));
+    continue;
+  }
+  const [frame, fullFrame] = body;
+  const { ops, events } = readers.get(id).expand(frame);
+  compact.set(id, apply(compact.get(id), ops));
+  full.set(id, apply(full.get(id), fullFrame.ops));
+  const a = JSON.stringify([compact.get(id), events]);
+  const b = JSON.stringify([full.get(id), fullFrame.events]);
+  if (a !== b) { console.log(`${id} v${frame.v}: ${a}\\n  != ${b}`); process.exit(1); }
+  checked += 1;
+}
+console.log(`ok ${checked}`);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the browser's module")
+def test_the_browser_module_rebuilds_the_same(tmp_path: Path) -> None:
+    """static/js/compact.js with the vendored fast-json-patch, as socket.js uses them, beside the
+    full form as socket.js applies it: the same documents (as JSON text: key order included) and
+    events, sentences included, for every C64 game and more."""
+    lines = []
+    for number, game_id in enumerate(GAMES):
+        live = _match(game_id, number, 2 if game_id != "c64-trains" else 3)
+        rng = random.Random(number)
+        viewers = [0, 1, None]
+        known = dict.fromkeys(viewers, 0)
+        for seat in viewers:
+            lines.append([f"{game_id}/{seat}", "snapshot", live.viewer_state(0, seat)])
+        while live.version < 120 and _move(live, rng):
+            v = live.version
+            for seat in viewers:
+                frame, known[seat] = live.compact_patch(v, seat).frame(known[seat])
+                full = {"ops": live.patch(v, seat), "events": live.events_for(v, seat)}
+                lines.append([f"{game_id}/{seat}", "p", [frame, full]])
+    frames = tmp_path / "frames.jsonl"
+    frames.write_bytes(b"\n".join(orjson.dumps(line) for line in lines))
+    script = tmp_path / "check.mjs"
+    script.write_text(
+        NODE_CHECK
+        % {
+            "compact": (ROOT / "static/js/compact.js").as_uri(),
+            "patch": (ROOT / "static/vendor/fast-json-patch/index.mjs").as_uri(),
+        }
+    )
+    result = subprocess.run(
+        ["node", str(script), str(frames)], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    expected = sum(1 for line in lines if line[1] == "p")
+    assert result.stdout.strip() == f"ok {expected}"
+
+
+# --- over a real socket ------------------------------------------------------------------
+
+
+class CompactViewer(Viewer):
+    """A Viewer that asks for compact frames and expands them as the browser does."""
+
+    async def __aenter__(self) -> CompactViewer:
+        import websockets
+
+        self.ws = await websockets.connect(self.url, max_size=2**22)
+        self.reader = Reader()
+        self.events: dict[int, list[Any]] = {}
+        hello: dict[str, Any] = {"type": "hello", "compact": 1}
+        if self.token:
+            hello["token"] = self.token
+        await self.send(hello)
+        return self
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        frame = await super().recv(timeout)
+        if frame["type"] == "p":
+            assert frame["v"] == self.version + 1, "versions must be gapless"
+            ops, events = self.reader.expand(frame)
+            self.state = jsonpatch.apply_patch(self.state, ops)
+            self.version = frame["v"]
+            self.events[frame["v"]] = events
+        return frame
+
+
+async def test_compact_and_full_clients_side_by_side(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        ada, bob = await guests(client, "Ada", "Bob")
+        match_id = await started_match(client, [ada, bob])
+    async with (
+        CompactViewer(server.ws_url, match_id, ada.token) as a,
+        Viewer(server.ws_url, match_id, bob.token) as b,
+        CompactViewer(server.ws_url, match_id, None) as watcher,
+        Viewer(server.ws_url, match_id, None) as old,
+    ):
+        for viewer in (a, b, watcher, old):
+            await viewer.until_type("snapshot")
+        for _round in range(16):
+            mover = next(v for v in (a, b) if v.state["legal_moves"])
+            await mover.move(mover.state["legal_moves"][-1], version=mover.version)
+            await mover.until_type("ack")
+            for viewer in (a, b, watcher, old):
+                while viewer.version < mover.version:
+                    await viewer.recv()
+        assert {f["type"] for f in old.frames} >= {"snapshot", "patch"}
+        assert not any(f["type"] == "p" for f in (*old.frames, *b.frames))
+        assert not any(f["type"] == "patch" for f in (*a.frames, *watcher.frames))
+        assert watcher.state == old.state
+        full_events = {f["version"]: f["events"] for f in old.frames if f["type"] == "patch"}
+        assert watcher.events == full_events
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            fresh = (await client.get(f"/api/matches/{match_id}", headers=ada.auth)).json()["view"]
+        assert a.state == fresh
