@@ -43,9 +43,16 @@ def new_match(game_id: str, seed: str, players: int) -> LiveMatch:
     options = game.parse_options({})
     state = game.begin(players, options, Dice(seed, SETUP_MOVE_NUMBER))
     live = LiveMatch(
-        id=f"bench-{seed}", game=game, options=options, seed=seed,
-        players=[f"p{i}" for i in range(players)], names=[f"Player {i + 1}" for i in range(players)],
-        state=state, version=0, status="active", outcome=None,
+        id=f"bench-{seed}",
+        game=game,
+        options=options,
+        seed=seed,
+        players=[f"p{i}" for i in range(players)],
+        names=[f"Player {i + 1}" for i in range(players)],
+        state=state,
+        version=0,
+        status="active",
+        outcome=None,
     )
     live.remember(0, state, [])
     return live
@@ -74,9 +81,12 @@ def full_parts(frame: dict[str, Any]) -> Counter[str]:
     for op in frame["ops"]:
         path = op["path"]
         part = (
-            "ops: board" if path.startswith("/board")
-            else "ops: legal_moves" if path.startswith("/legal_moves")
-            else "ops: version" if path == "/version"
+            "ops: board"
+            if path.startswith("/board")
+            else "ops: legal_moves"
+            if path.startswith("/legal_moves")
+            else "ops: version"
+            if path == "/version"
             else "ops: rest of the view"
         )
         parts[part] += size(op) + 1
@@ -87,21 +97,18 @@ def full_parts(frame: dict[str, Any]) -> Counter[str]:
     return parts
 
 
-def definition_kind(value: Any) -> str:
-    if isinstance(value, str):
-        return "sentences"
-    if isinstance(value, dict):
-        return "moves and events"
-    if value and isinstance(value[0], str) and value[0][:1] in "/+-" and len(value) <= 2:
-        return "ops"
-    return "key lists"
-
-
 def compact_parts(frame: dict[str, Any]) -> Counter[str]:
     parts: Counter[str] = Counter()
     parts["total"] = size(frame)
+    used_by = {
+        ref: name
+        for name, key in (("ops", "o"), ("legal moves", "l"), ("events", "e"))
+        for ref in frame.get(key, [])
+        if isinstance(ref, int)
+    }
     for number, value in frame.get("d", {}).items():
-        parts[f"definitions: {definition_kind(value)}"] += size(number) + size(value) + 2
+        kind = used_by.get(int(number), "sentences" if isinstance(value, str) else "key lists")
+        parts[f"definitions: {kind}"] += size(number) + size(value) + 2
     for name, key in (("ops", "o"), ("legal moves", "l"), ("events", "e")):
         if key in frame:
             parts[f"{name} (numbers or inline)"] += size(frame[key]) + len('"o":,')
@@ -113,6 +120,7 @@ def run(game_id: str, matches: int, players: int, max_moves: int, check: bool) -
     full: Counter[str] = Counter()
     compact: Counter[str] = Counter()
     frames = moves = 0
+    each: list[tuple[int, float, float]] = []  # per match: moves, full and compact B/player/move
     started = time.perf_counter()
     for m in range(matches):
         live = new_match(game_id, f"frames-{m}", players)
@@ -121,13 +129,16 @@ def run(game_id: str, matches: int, players: int, max_moves: int, check: bool) -
         known = dict.fromkeys(seats, 0)
         readers = {seat: Reader() for seat in seats}
         states = {seat: live.viewer_state(0, seat) for seat in seats}
+        before = (frames, full["total"], compact["total"])
         while live.version < max_moves and play_one(live, rng):
             moves += 1
             v = live.version
             for seat in seats:
                 full_frame = {
-                    "type": "patch", "version": v,
-                    "ops": live.patch(v, seat), "events": live.events_for(v, seat),
+                    "type": "patch",
+                    "version": v,
+                    "ops": live.patch(v, seat),
+                    "events": live.events_for(v, seat),
                 }
                 compact_frame, known[seat] = live.compact_patch(v, seat).frame(known[seat])
                 frames += 1
@@ -139,6 +150,10 @@ def run(game_id: str, matches: int, players: int, max_moves: int, check: bool) -
                     states[seat] = jsonpatch.apply_patch(states[seat], ops)
                     assert states[seat] == live.viewer_state(v, seat), (game_id, v, seat)
                     assert events == full_frame["events"], (game_id, v, seat)
+        n = max(frames - before[0], 1)
+        each.append(
+            (live.version, (full["total"] - before[1]) / n, (compact["total"] - before[2]) / n)
+        )
     elapsed = time.perf_counter() - started
     per = frames or 1
     print(
@@ -151,6 +166,8 @@ def run(game_id: str, matches: int, players: int, max_moves: int, check: bool) -
             if name != "total":
                 print(f"      {name:<28} {total / per:7.1f}")
     print(f"  compact / full: {compact['total'] / max(full['total'], 1):.3f}")
+    print("  each match (moves: full -> compact B/player/move):")
+    print("    " + "; ".join(f"{n}: {f:.0f} -> {c:.0f}" for n, f, c in each))
 
 
 def main() -> None:

@@ -345,7 +345,6 @@ class LiveMatch:
                 words,
                 version,
                 self.patch(version, seat),
-                self.viewer_state(version - 1, seat)["legal_moves"],
                 self.viewer_state(version, seat)["legal_moves"],
                 self.events_for(version, seat),
             )

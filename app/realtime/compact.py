@@ -36,6 +36,8 @@ import orjson
 
 MAX_WORDS = 4096
 """Entries per viewer and match; later new values are sent inline each time they are used."""
+SHORTEST_WORD = 8
+"""Strings this long or longer are numbered (shorter ones cost less than their number)."""
 
 
 class Words:
@@ -71,32 +73,48 @@ class Words:
 
     # --- packing -----------------------------------------------------------------------------
     def pack(self, value: Any, told: dict[int, Any], uses: list[int]) -> Any:
-        """`value` packed (objects as {"<key list number>": [values]}); the key lists it
-        refers to are appended to `uses`."""
+        """`value` packed: objects and strings of `SHORTEST_WORD` characters or more become
+        "#<number>"; the numbers it refers to are appended to `uses`."""
         kind = type(value)
-        if kind is dict:
-            keys = list(value)
-            shape = self.number(keys, (), told)
-            values = [self.pack(v, told, uses) for v in value.values()]
-            if shape is None:  # dictionary full: the keys go inline, as a one-key object
-                return {"": [keys, values]}
-            uses.append(shape)
-            return {str(shape): values}
+        if kind is str:
+            if value.startswith("#"):
+                value = "#" + value  # a literal "#...": said "##..."
+            if len(value) < SHORTEST_WORD:
+                return value
+            return self._word(value, [], told, uses)
         if kind is list:
             return [self.pack(v, told, uses) for v in value]
+        if kind is dict:
+            own: list[int] = []
+            return self._word(self._object(value, told, own), own, told, uses)
         return value
 
-    def entry(self, value: Any, told: dict[int, Any], *, text: bool = False) -> Any:
-        """The number standing for `value` in a frame (an op, a legal move or an event), or
-        its packed self when the dictionary is full. With `text`, an event's sentence is
-        numbered on its own (sentences repeat more often than events)."""
+    def _object(self, value: dict[str, Any], told: dict[int, Any], uses: list[int]) -> Any:
+        """{"<number of the key list>": [packed values]}."""
+        keys = list(value)
+        shape = self.number(keys, (), told)
+        values = [self.pack(v, told, uses) for v in value.values()]
+        if shape is None:  # dictionary full: the keys go inline
+            return {"": [keys, values]}
+        uses.append(shape)
+        return {str(shape): values}
+
+    def _word(self, packed: Any, own: list[int], told: dict[int, Any], uses: list[int]) -> Any:
+        number = self.number(packed, tuple(own), told)
+        if number is None:  # dictionary full: the value goes inline
+            uses.extend(own)
+            return packed
+        uses.append(number)
+        return f"#{number}"
+
+    def entry(self, value: Any, told: dict[int, Any]) -> Any:
+        """The number standing for `value` (an op as [key] or [key, value], a legal move, an
+        event) in a frame, or its packed self when the dictionary is full."""
         uses: list[int] = []
-        if text and isinstance(value.get("text"), str):
-            sentence = self.number(value["text"], (), told)
-            if sentence is not None:
-                value = {**value, "text": sentence}
-                uses.append(sentence)
-        packed = self.pack(value, told, uses)
+        if type(value) is dict:
+            packed = self._object(value, told, uses)
+        else:
+            packed = self.pack(value, told, uses)
         number = self.number(packed, tuple(uses), told)
         return packed if number is None else number
 
@@ -156,28 +174,29 @@ def compact_patch(
     words: Words,
     version: int,
     ops: list[dict[str, Any]],
-    legal_before: list[Any],
     legal_after: list[Any],
     events: list[dict[str, Any]],
 ) -> CompactPatch:
     """The compact form of a full patch (`ops` between two views of one viewer, the legal
-    moves in those views, and the viewer's `events`)."""
+    moves of the later view, and the viewer's `events`)."""
     told: dict[int, Any] = {}
     compact_ops = []
+    legal_changed = False
     for op in ops:
         path = op["path"]
-        if path == "/version" or _is_legal_path(path):
-            continue  # said by `v` and `l`
+        if _is_legal_path(path):
+            legal_changed = True  # said by `l`
+            continue
+        if path == "/version":
+            continue  # said by `v`
         key = op_key(op)
         compact_ops.append(words.entry([key] if op["op"] == "remove" else [key, op["value"]], told))
-    legal = None
-    if legal_after != legal_before:
-        legal = [words.entry(move, told) for move in legal_after]
+    legal = [words.entry(move, told) for move in legal_after] if legal_changed else None
     return CompactPatch(
         version=version,
         ops=compact_ops,
         legal=legal,
-        events=[words.entry(event, told, text=True) for event in events],
+        events=[words.entry(event, told) for event in events],
         told=told,
     )
 
@@ -193,17 +212,24 @@ class Reader:
         self.dictionary: dict[int, Any] = {}
 
     def unpack(self, packed: Any) -> Any:
+        if isinstance(packed, str):
+            if not packed.startswith("#"):
+                return packed
+            rest = packed[1:]
+            return self.unpack(self.dictionary[int(rest)]) if rest.isdigit() else rest
         if isinstance(packed, list):
             return [self.unpack(v) for v in packed]
         if isinstance(packed, dict):
             ((shape, values),) = packed.items()
-            keys = values[0] if shape == "" else self.dictionary[int(shape)]
-            values = values[1] if shape == "" else values
+            if shape == "":
+                keys, values = values
+            else:
+                keys = self.dictionary[int(shape)]
             return {k: self.unpack(v) for k, v in zip(keys, values, strict=True)}
         return packed
 
     def _entry(self, ref: Any) -> Any:
-        return self.dictionary[ref] if _is_number(ref) else ref
+        return self.unpack(self.dictionary[ref] if _is_number(ref) else ref)
 
     def expand(self, frame: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
         """(RFC 6902 ops, events) of a compact frame. The ops include a /version replace and,
@@ -215,21 +241,15 @@ class Reader:
             item = self._entry(ref)
             key = item[0]
             if key.startswith("+"):
-                ops.append({"op": "add", "path": key[1:], "value": self.unpack(item[1])})
+                ops.append({"op": "add", "path": key[1:], "value": item[1]})
             elif key.startswith("-"):
                 ops.append({"op": "remove", "path": key[1:]})
             else:
-                ops.append({"op": "replace", "path": key, "value": self.unpack(item[1])})
+                ops.append({"op": "replace", "path": key, "value": item[1]})
         if "l" in frame:
-            legal = [self.unpack(self._entry(ref)) for ref in frame["l"]]
+            legal = [self._entry(ref) for ref in frame["l"]]
             ops.append({"op": "replace", "path": "/legal_moves", "value": legal})
-        events = []
-        for ref in frame.get("e", []):
-            event = self.unpack(self._entry(ref))
-            if _is_number(event.get("text")):
-                event["text"] = self.dictionary[event["text"]]
-            events.append(event)
-        return ops, events
+        return ops, [self._entry(ref) for ref in frame.get("e", [])]
 
 
 def _is_number(value: Any) -> bool:

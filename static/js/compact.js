@@ -11,8 +11,17 @@ export class CompactReader {
     this.dictionary = new Map(); // entry number -> packed value, for this connection only
   }
 
-  /** A packed value as plain JSON: {"<n>": [values]} is an object with entry n's keys. */
+  /**
+   * A packed value as plain JSON: "#<n>" is entry n (unpacked in turn), "##..." a literal
+   * string starting with "#", {"<n>": [values]} an object with entry n's keys
+   * ({"": [keys, values]} with its keys inline).
+   */
   unpack(packed) {
+    if (typeof packed === "string") {
+      if (!packed.startsWith("#")) return packed;
+      const rest = packed.slice(1);
+      return /^[0-9]+$/.test(rest) ? this.unpack(this._defined(Number(rest))) : rest;
+    }
     if (Array.isArray(packed)) return packed.map((value) => this.unpack(value));
     if (packed !== null && typeof packed === "object") {
       const [shape, values] = Object.entries(packed)[0];
@@ -32,13 +41,14 @@ export class CompactReader {
     return this.dictionary.get(number);
   }
 
+  /** A frame's item: an entry number, or the packed value itself. */
   _entry(ref) {
-    return isNumber(ref) ? this._defined(ref) : ref;
+    return this.unpack(isNumber(ref) ? this._defined(ref) : ref);
   }
 
   /**
    * {ops, events} of a compact frame: RFC 6902 ops (with the /version replace, and the
-   * /legal_moves replace when `l` is there) and the events with their sentences. Throws on a
+   * /legal_moves replace when `l` is there) and the events, sentences included. Throws on a
    * frame that does not fit this connection's dictionary (the caller then asks for a sync).
    */
   expand(frame) {
@@ -48,19 +58,14 @@ export class CompactReader {
     const ops = [{ op: "replace", path: "/version", value: frame.v }];
     for (const ref of frame.o || []) {
       const [key, value] = this._entry(ref);
-      if (key.startsWith("+")) ops.push({ op: "add", path: key.slice(1), value: this.unpack(value) });
+      if (key.startsWith("+")) ops.push({ op: "add", path: key.slice(1), value });
       else if (key.startsWith("-")) ops.push({ op: "remove", path: key.slice(1) });
-      else ops.push({ op: "replace", path: key, value: this.unpack(value) });
+      else ops.push({ op: "replace", path: key, value });
     }
     if (frame.l) {
-      const legal = frame.l.map((ref) => this.unpack(this._entry(ref)));
-      ops.push({ op: "replace", path: "/legal_moves", value: legal });
+      ops.push({ op: "replace", path: "/legal_moves", value: frame.l.map((ref) => this._entry(ref)) });
     }
-    const events = (frame.e || []).map((ref) => {
-      const event = this.unpack(this._entry(ref));
-      if (isNumber(event.text)) event.text = this._defined(event.text);
-      return event;
-    });
+    const events = (frame.e || []).map((ref) => this._entry(ref));
     return { ops, events };
   }
 }
