@@ -107,7 +107,13 @@ def compact_parts(frame: dict[str, Any]) -> Counter[str]:
         if isinstance(ref, int)
     }
     for number, value in frame.get("d", {}).items():
-        kind = used_by.get(int(number), "sentences" if isinstance(value, str) else "key lists")
+        kind = used_by.get(int(number)) or (
+            "strings (sentences, paths...)"
+            if isinstance(value, str)
+            else "nested objects"
+            if isinstance(value, dict)
+            else "key lists"
+        )
         parts[f"definitions: {kind}"] += size(number) + size(value) + 2
     for name, key in (("ops", "o"), ("legal moves", "l"), ("events", "e")):
         if key in frame:
@@ -164,7 +170,7 @@ def run(game_id: str, matches: int, players: int, max_moves: int, check: bool) -
         print(f"  {title}: {parts['total'] / per:7.1f} B per player per move")
         for name, total in sorted(parts.items(), key=lambda item: -item[1]):
             if name != "total":
-                print(f"      {name:<28} {total / per:7.1f}")
+                print(f"      {name:<42} {total / per:7.1f}")
     print(f"  compact / full: {compact['total'] / max(full['total'], 1):.3f}")
     print("  each match (moves: full -> compact B/player/move):")
     print("    " + "; ".join(f"{n}: {f:.0f} -> {c:.0f}" for n, f, c in each))

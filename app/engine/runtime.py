@@ -158,8 +158,8 @@ class LiveMatch:
     _events: dict[tuple[int, int | None], list[Event]] = field(default_factory=dict)
     _compact: dict[tuple[int, int | None], CompactPatch] = field(default_factory=dict)
     words: dict[int | None, Words] = field(default_factory=dict)
-    """Each viewer's dictionary of the compact form (app/realtime/compact.py), made when a
-    compact connection first needs it."""
+    """The dictionaries of the compact form (app/realtime/compact.py, `words_of`), made when a
+    compact connection first needs one."""
     _seats: list[dict[str, Any]] | None = None
 
     def scripted(self) -> ScriptedMove | None:
@@ -333,14 +333,21 @@ class LiveMatch:
             self._events[key] = cached
         return cached
 
+    def words_of(self, seat: int | None) -> Words:
+        """`seat`'s dictionary of the compact form: its own in a game with hidden information
+        (nothing it was not sent may be in it), else one for every viewer (as the board)."""
+        key = self._board_key(seat)
+        words = self.words.get(key)
+        if words is None:
+            words = self.words[key] = Words()
+        return words
+
     def compact_patch(self, version: int, seat: int | None) -> CompactPatch:
         """`patch` and `events_for` in the compact form, numbered in `seat`'s dictionary."""
         key = (version, seat)
         cached = self._compact.get(key)
         if cached is None:
-            words = self.words.get(seat)
-            if words is None:
-                words = self.words[seat] = Words()
+            words = self.words_of(seat)
             cached = self._compact[key] = compact_patch(
                 words,
                 version,

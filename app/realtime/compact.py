@@ -29,6 +29,7 @@ bounded (`MAX_WORDS`): past it, new values go inline, in full, wherever they are
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,91 +44,105 @@ SHORTEST_WORD = 8
 class Words:
     """One viewer's dictionary in one match."""
 
-    __slots__ = ("entries", "numbers")
+    __slots__ = ("entries", "numbers", "recent", "version")
 
     def __init__(self) -> None:
         self.numbers: dict[bytes, int] = {}
+        """b"v" + the JSON of a value as the server holds it (b"k": of a key list) -> number."""
         self.entries: list[tuple[Any, tuple[int, ...]]] = []
-        """number -> (packed definition, the numbers it refers to)."""
+        """number -> (its definition as sent, the numbers that definition refers to)."""
+        self.version = -1
+        self.recent: dict[int, tuple[Any, Any, tuple[int, ...]]] = {}
+        """id(value) -> (value, entry(value)) for values of `version`: the viewers of a match
+        share one board patch and, mostly, one list of events (each said once, not per seat)."""
 
-    def number(self, packed: Any, uses: tuple[int, ...], told: dict[int, Any]) -> int | None:
-        """The number of the packed value (numbered now if new; None when the dictionary is
-        full), recorded in `told` with every entry it refers to."""
-        key = orjson.dumps(packed)
+    def entry(self, value: Any) -> tuple[Any, tuple[int, ...]]:
+        """What stands for `value` (an op as [key] or [key, value], a legal move, an event) in
+        a frame, and the numbers it refers to: its number, or (the dictionary being full) its
+        packed self."""
+        number = self._number(value)
+        if number is not None:
+            return number, (number,)
+        uses: list[int] = []
+        return self._definition(value, uses), tuple(uses)
+
+    def entry_of_version(
+        self, version: int, value: Any, form: Callable[[Any], Any] | None = None
+    ) -> tuple[Any, tuple[int, ...]]:
+        """`entry(form(value))`, answered from memory when the same object was asked at
+        `version`."""
+        if version != self.version:
+            self.version = version
+            self.recent.clear()
+        seen = self.recent.get(id(value))
+        if seen is not None and seen[0] is value:
+            return seen[1], seen[2]
+        said, uses = self.entry(value if form is None else form(value))
+        self.recent[id(value)] = (value, said, uses)
+        return said, uses
+
+    def _number(self, value: Any) -> int | None:
+        """`value`'s number, numbered now if it is new; None when the dictionary is full."""
+        key = b"v" + orjson.dumps(value)
         number = self.numbers.get(key)
         if number is None:
-            if len(self.entries) >= MAX_WORDS:
-                return None
-            number = self.numbers[key] = len(self.entries)
-            self.entries.append((packed, uses))
-        self._tell(number, told)
+            uses: list[int] = []
+            number = self._add(key, self._definition(value, uses), uses)
         return number
 
-    def _tell(self, number: int, told: dict[int, Any]) -> None:
-        if number in told:
-            return
-        packed, uses = self.entries[number]
-        for used in uses:
-            self._tell(used, told)
-        told[number] = packed
+    def _add(self, key: bytes, definition: Any, uses: list[int]) -> int | None:
+        if len(self.entries) >= MAX_WORDS:
+            return None
+        number = self.numbers[key] = len(self.entries)
+        self.entries.append((definition, tuple(uses)))
+        return number
 
-    # --- packing -----------------------------------------------------------------------------
-    def pack(self, value: Any, told: dict[int, Any], uses: list[int]) -> Any:
+    def _definition(self, value: Any, uses: list[int]) -> Any:
+        """`value` packed, itself not numbered: an object as {"<key list>": [values]}."""
+        kind = type(value)
+        if kind is dict:
+            keys = list(value)
+            key = b"k" + orjson.dumps(keys)
+            shape = self.numbers.get(key)
+            if shape is None:
+                shape = self._add(key, keys, [])
+            values = [self.pack(v, uses) for v in value.values()]
+            if shape is None:  # dictionary full: the keys go inline
+                return {"": [keys, values]}
+            uses.append(shape)
+            return {str(shape): values}
+        if kind is str:
+            return "#" + value if value.startswith("#") else value  # a literal "#..." is "##..."
+        return self.pack(value, uses)
+
+    def pack(self, value: Any, uses: list[int]) -> Any:
         """`value` packed: objects and strings of `SHORTEST_WORD` characters or more become
         "#<number>"; the numbers it refers to are appended to `uses`."""
         kind = type(value)
-        if kind is str:
-            if value.startswith("#"):
-                value = "#" + value  # a literal "#...": said "##..."
-            if len(value) < SHORTEST_WORD:
-                return value
-            return self._word(value, [], told, uses)
         if kind is list:
-            return [self.pack(v, told, uses) for v in value]
-        if kind is dict:
-            own: list[int] = []
-            return self._word(self._object(value, told, own), own, told, uses)
-        return value
-
-    def _object(self, value: dict[str, Any], told: dict[int, Any], uses: list[int]) -> Any:
-        """{"<number of the key list>": [packed values]}."""
-        keys = list(value)
-        shape = self.number(keys, (), told)
-        values = [self.pack(v, told, uses) for v in value.values()]
-        if shape is None:  # dictionary full: the keys go inline
-            return {"": [keys, values]}
-        uses.append(shape)
-        return {str(shape): values}
-
-    def _word(self, packed: Any, own: list[int], told: dict[int, Any], uses: list[int]) -> Any:
-        number = self.number(packed, tuple(own), told)
+            return [self.pack(v, uses) for v in value]
+        if kind is str:
+            if len(value) < SHORTEST_WORD:
+                return "#" + value if value.startswith("#") else value
+        elif kind is not dict:
+            return value
+        number = self._number(value)
         if number is None:  # dictionary full: the value goes inline
-            uses.extend(own)
-            return packed
+            return self._definition(value, uses)
         uses.append(number)
         return f"#{number}"
 
-    def entry(self, value: Any, told: dict[int, Any]) -> Any:
-        """The number standing for `value` (an op as [key] or [key, value], a legal move, an
-        event) in a frame, or its packed self when the dictionary is full."""
-        uses: list[int] = []
-        if type(value) is dict:
-            packed = self._object(value, told, uses)
-        else:
-            packed = self.pack(value, told, uses)
-        number = self.number(packed, tuple(uses), told)
-        return packed if number is None else number
 
-
-def op_key(op: dict[str, Any]) -> str:
-    """An op's kind and path in one string: "/a/b" replace, "+/a/b" add, "-/a/b" remove."""
+def compact_op(op: dict[str, Any]) -> list[Any]:
+    """An RFC 6902 op as [key] or [key, value]: the key is its kind and path in one string,
+    "/a/b" replace, "+/a/b" add, "-/a/b" remove."""
     kind = op["op"]
     if kind == "replace":
-        return op["path"]
+        return [op["path"], op["value"]]
     if kind == "add":
-        return "+" + op["path"]
+        return ["+" + op["path"], op["value"]]
     if kind == "remove":
-        return "-" + op["path"]
+        return ["-" + op["path"]]
     raise ValueError(f"no compact form for op {kind!r}")
 
 
@@ -140,25 +155,34 @@ class CompactPatch:
     """One viewer's compact patch of one version: what every connection of that viewer gets,
     less the definitions a connection already has."""
 
+    words: Words
     version: int
     ops: list[Any]
     legal: list[Any] | None
     """The legal moves when they changed, else None."""
     events: list[Any]
-    told: dict[int, Any]
-    """Every entry this patch refers to (and the entries they refer to) -> its definition, in
-    an order where an entry comes after those it refers to."""
+    uses: list[int]
+    """The entries the items refer to (a connection must have them, and theirs)."""
 
     def frame(self, known: int) -> tuple[dict[str, Any], int]:
-        """The frame for a connection that knows the entries whose bits are set in `known`,
-        and the bits it knows after this frame."""
+        """The frame for a connection that has the entries whose bits are set in `known`, and
+        the bits after this frame. A connection that has an entry has the entries it uses."""
+        entries = self.words.entries
+        definitions: dict[str, Any] = {}
+
+        def tell(number: int) -> None:
+            nonlocal known
+            if known >> number & 1:
+                return
+            definition, uses = entries[number]
+            for used in uses:
+                tell(used)
+            known |= 1 << number
+            definitions[str(number)] = definition
+
+        for number in self.uses:
+            tell(number)
         frame: dict[str, Any] = {"type": "p", "v": self.version}
-        definitions = {}
-        for number, packed in self.told.items():
-            bit = 1 << number
-            if not known & bit:
-                definitions[str(number)] = packed
-                known |= bit
         if definitions:
             frame["d"] = definitions
         if self.ops:
@@ -179,7 +203,13 @@ def compact_patch(
 ) -> CompactPatch:
     """The compact form of a full patch (`ops` between two views of one viewer, the legal
     moves of the later view, and the viewer's `events`)."""
-    told: dict[int, Any] = {}
+    uses: list[int] = []
+
+    def item(value: Any, form: Callable[[Any], Any] | None = None) -> Any:
+        said, refers_to = words.entry_of_version(version, value, form)
+        uses.extend(refers_to)
+        return said
+
     compact_ops = []
     legal_changed = False
     for op in ops:
@@ -189,15 +219,14 @@ def compact_patch(
             continue
         if path == "/version":
             continue  # said by `v`
-        key = op_key(op)
-        compact_ops.append(words.entry([key] if op["op"] == "remove" else [key, op["value"]], told))
-    legal = [words.entry(move, told) for move in legal_after] if legal_changed else None
+        compact_ops.append(item(op, compact_op))
     return CompactPatch(
+        words=words,
         version=version,
         ops=compact_ops,
-        legal=legal,
-        events=[words.entry(event, told) for event in events],
-        told=told,
+        legal=[item(move) for move in legal_after] if legal_changed else None,
+        events=[item(event) for event in events],
+        uses=uses,
     )
 
 

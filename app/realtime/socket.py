@@ -490,7 +490,7 @@ class MatchConnection:
 
     def _compact_frame(self, live: LiveMatch, version: int, seat: int | None) -> dict[str, Any]:
         patch = live.compact_patch(version, seat)
-        words = live.words[seat]
+        words = patch.words
         if words is not self.words:  # a new seat, or the match was loaded afresh
             self.words, self.known = words, 0
         frame, self.known = patch.frame(self.known)

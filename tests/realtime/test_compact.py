@@ -158,6 +158,9 @@ def test_no_seat_is_told_what_it_may_not_see() -> None:
                 _strings([op["value"] for op in ops if "value" in op], full[seat])
                 _strings(live.events_for(live.version, seat), full[seat])
                 full[seat] |= {op["path"] for op in ops}
+        assert len({id(live.words_of(seat)) for seat in viewers}) == len(viewers), (
+            "a game with hidden information gives each seat a dictionary of its own"
+        )
         for seat in viewers:
             said = {
                 s[1:] if s[:1] in "+-#" and s[1:2] in "/#" else s  # op kinds, escaped "#"
@@ -214,9 +217,7 @@ def _tricky_frames(seed: int, count: int) -> list[tuple[dict[str, Any], dict[str
         # "__proto__" only in events: fast-json-patch refuses it in a path, either form.
         events = [{"type": "e", "text": rng.choice(TRICKY), "x": _tricky_value(rng)}]
         events.append({"__proto__": {"__proto__": _tricky_value(rng)}, "constructor": 1})
-        patch = compact.compact_patch(
-            words, after["version"], ops, after["legal_moves"], events
-        )
+        patch = compact.compact_patch(words, after["version"], ops, after["legal_moves"], events)
         frame, known = patch.frame(known)
         out.append((_wire(frame), _wire({"ops": ops, "events": events})))
     return out
