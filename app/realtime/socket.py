@@ -331,7 +331,8 @@ class MatchConnection:
                 continue
             if player is not None:
                 self.player_id, self.player_name = player.id, player.name
-            self.compact = message.get("compact") == 1
+            compact = message.get("compact")
+            self.compact = type(compact) is int and compact == 1  # not True: exactly 1
             return True
 
     async def _take_seat_back(self) -> None:
