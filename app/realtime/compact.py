@@ -1,30 +1,27 @@
-"""The compact form of patch frames (docs/protocol.md, "Compact frames"), for clients that ask
-for it in hello (`{"type": "hello", "compact": 1}`).
+"""The compact form of patch frames (docs/protocol.md section 15), for clients that ask for
+it in hello (`{"type": "hello", "compact": 1}`).
 
 A full patch frame repeats itself: every op spells out "op", "path" and "value", every object
 spells out its keys, the seat's legal moves are resent whole on every turn, and events carry
 their sentence each time ("Red plays Left Button." comes back dozens of times in a match). The
 compact frame says the same with a dictionary and without key names:
 
-- **Packed values.** Every value in a compact frame is *packed*: an object becomes
-  `{"<n>": [v1, v2, ...]}`, where dictionary entry n is its list of keys and v1... its packed
-  values in that order; arrays and scalars stay as they are. (A packed value never holds a
-  plain object, so an object always means "keys from entry n".)
-- **The dictionary.** Each viewer of a match (a seat, or the spectators) has a dictionary of
-  packed values, numbered 0, 1, 2, ... in the order the server first used them: key lists,
-  ops, legal moves, events and event sentences. A connection gets an entry's definition
-  (`"d": {"7": value}`) in the first frame that uses it on that connection (with the entries
-  it refers to), and afterwards only its number.
+- **The dictionary.** A match has a dictionary of values, numbered 0, 1, 2, ... in the order
+  the server first used them (a game with hidden information: one per seat, and one for the
+  spectators). A connection gets an entry's definition (`"d": {"7": value}`) in the first frame
+  that uses it on that connection, with the entries it refers to, and then only its number.
+- **Packed values.** Every value in a compact frame is packed: an object is
+  `{"<n>": [v1, v2, ...]}`, entry n being its list of keys; an object or a string of
+  `SHORTEST_WORD` characters or more inside a value is "#<n>", entry n (a literal string
+  starting with "#" gets a second one); arrays and scalars stay as they are.
 - **The frame** `{"type": "p", "v": version, "d": {...}, "o": [...], "l": [...], "e": [...]}`:
-  `o` the view's ops (each an entry number, or inline `[key]` / `[key, value]`, key "/path"
+  `o` the view's ops (each an entry number or an inline `[key]` / `[key, value]`, key "/path"
   replace, "+/path" add, "-/path" remove), `l` the legal moves when they changed, `e` the
-  events (each an entry number or an inline packed object). The view's version is `v` (no op
-  for it); the legal moves are never in `o`. An event's "text" is the number of the entry
-  holding its sentence.
+  events; the view's version is `v` (no op for it) and the legal moves are never in `o`.
 
-The dictionary holds only what that viewer was sent (its events after `redact_event`, its own
-legal moves, its own view's ops): nothing hidden from a seat is ever in its dictionary. It is
-bounded (`MAX_WORDS`): past it, new values go inline, in full, wherever they are used.
+A connection is sent only entries its own frames use (its events after `redact_event`, its
+own legal moves, its own view's ops), and with hidden information a seat's dictionary holds
+nothing else. A dictionary is bounded (`MAX_WORDS`): past it, new values go inline.
 """
 
 from __future__ import annotations
@@ -36,13 +33,13 @@ from typing import Any
 import orjson
 
 MAX_WORDS = 4096
-"""Entries per viewer and match; later new values are sent inline each time they are used."""
+"""Entries per dictionary; later new values are sent inline each time they are used."""
 SHORTEST_WORD = 8
 """Strings this long or longer are numbered (shorter ones cost less than their number)."""
 
 
 class Words:
-    """One viewer's dictionary in one match."""
+    """One dictionary of a match (`LiveMatch.words_of`)."""
 
     __slots__ = ("entries", "numbers", "recent", "version")
 
