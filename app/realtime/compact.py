@@ -32,7 +32,7 @@ from typing import Any
 
 import orjson
 
-MAX_WORDS = 4096
+MAX_WORDS = 2048
 """Entries per dictionary; later new values are sent inline each time they are used."""
 SHORTEST_WORD = 8
 """Strings this long or longer are numbered (shorter ones cost less than their number)."""
@@ -41,13 +41,15 @@ SHORTEST_WORD = 8
 class Words:
     """One dictionary of a match (`LiveMatch.words_of`)."""
 
-    __slots__ = ("entries", "numbers", "recent", "version")
+    __slots__ = ("definitions", "numbers", "recent", "uses", "version")
 
     def __init__(self) -> None:
         self.numbers: dict[bytes, int] = {}
         """b"v" + the JSON of a value as the server holds it (b"k": of a key list) -> number."""
-        self.entries: list[tuple[orjson.Fragment, tuple[int, ...]]] = []
-        """number -> (its definition as sent, the numbers that definition refers to)."""
+        self.definitions: list[orjson.Fragment] = []
+        """number -> its definition as sent, as JSON text."""
+        self.uses: list[tuple[int, ...]] = []
+        """number -> the numbers its definition refers to."""
         self.version = -1
         self.recent: dict[int, tuple[Any, Any, tuple[int, ...]]] = {}
         """id(value) -> (value, entry(value)) for values of `version`: the viewers of a match
@@ -88,14 +90,18 @@ class Words:
         return number
 
     def _add(self, key: bytes, definition: Any, uses: list[int]) -> int | None:
-        if len(self.entries) >= MAX_WORDS:
+        if len(self.definitions) >= MAX_WORDS:
             return None
-        number = self.numbers[key] = len(self.entries)
-        # Kept as its JSON text (an orjson Fragment goes into a frame as it is): a third of
-        # the memory of the lists and objects it was made of.
+        number = self.numbers[key] = len(self.definitions)
+        # Kept as its JSON text (an orjson Fragment goes into a frame as it is): less memory
+        # than the lists and objects it was made of.
         text = bytes(memoryview(orjson.dumps(definition)))  # a copy: orjson's buffer is larger
-        self.entries.append((orjson.Fragment(text), tuple(uses) or ()))
+        self.definitions.append(orjson.Fragment(text))
+        self.uses.append(tuple(uses) if uses else ())
         return number
+
+    def __len__(self) -> int:
+        return len(self.definitions)
 
     def _definition(self, value: Any, uses: list[int]) -> Any:
         """`value` packed, itself not numbered: an object as {"<key list>": [values]}."""
@@ -167,18 +173,17 @@ class CompactPatch:
     def frame(self, known: int) -> tuple[dict[str, Any], int]:
         """The frame for a connection that has the entries whose bits are set in `known`, and
         the bits after this frame. A connection that has an entry has the entries it uses."""
-        entries = self.words.entries
+        words = self.words
         definitions: dict[str, Any] = {}
 
         def tell(number: int) -> None:
             nonlocal known
             if known >> number & 1:
                 return
-            definition, uses = entries[number]
-            for used in uses:
+            for used in words.uses[number]:
                 tell(used)
             known |= 1 << number
-            definitions[str(number)] = definition
+            definitions[str(number)] = words.definitions[number]
 
         for number in self.uses:
             tell(number)

@@ -240,7 +240,7 @@ def test_odd_keys_and_strings_come_through() -> None:
 def test_a_full_dictionary_sends_values_inline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compact, "MAX_WORDS", 40)
     live, connections = _play("c64-maze", 3, 2, 120)
-    assert all(len(words.entries) <= 40 for words in live.words.values())
+    assert all(len(words) <= 40 for words in live.words.values())
     assert any(
         isinstance(ref, dict | list) for f in connections[0].frames for ref in f.get("o", [])
     )
