@@ -84,7 +84,7 @@ class Words:
         """`value`'s number, numbered now if it is new; None when the dictionary is full."""
         key = b"v" + orjson.dumps(value)
         number = self.numbers.get(key)
-        if number is None:
+        if number is None and len(self.definitions) < MAX_WORDS:  # (full: not packed twice)
             uses: list[int] = []
             number = self._add(key, self._definition(value, uses), uses)
         return number
