@@ -29,7 +29,7 @@ export function ensureCss() {
   cssAdded = true;
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = "/static/css/tube-tanks.css";
+  link.href = new URL("../../css/tube-tanks.css", import.meta.url).href;
   link.dataset.tubeTanksCss = "";
   document.head.append(link);
 }
