@@ -54,6 +54,7 @@ MEDIA_TYPES = {
 }
 COMPRESSIBLE = frozenset(MEDIA_TYPES)
 SMALLEST_TO_COMPRESS = 256  # below this the encoding header costs about what it saves
+BROTLI_BEST_UP_TO = 262_144
 # Compressing a file above this size is done in a thread rather than on the event loop.
 COMPRESS_INLINE_UP_TO = 16_384
 
@@ -186,7 +187,9 @@ def accepted_encoding(accept_encoding: str) -> str | None:
 
 def compress(body: bytes, encoding: str) -> bytes:
     if encoding == "br":
-        return bytes(brotli.compress(body, quality=11))
+        # Quality 11 takes seconds on the 1.4 MB Swagger UI bundle; 6 takes milliseconds.
+        quality = 11 if len(body) <= BROTLI_BEST_UP_TO else 6
+        return bytes(brotli.compress(body, quality=quality))
     return gzip.compress(body, compresslevel=9, mtime=0)
 
 
