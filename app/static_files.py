@@ -24,7 +24,7 @@ import gzip
 import hashlib
 import mimetypes
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -59,7 +59,8 @@ BROTLI_BEST_UP_TO = 262_144
 COMPRESS_INLINE_UP_TO = 16_384
 
 # Compressed bodies by (ETag of the identity body, encoding): a file or page compressed once
-# per process, whichever app (tests make many) serves it.
+# per process, whichever app (tests make many) serves it. Bounded by what there is to serve:
+# the files under static/ and the pages, each rendered once.
 _compressed: dict[tuple[str, str], bytes] = {}
 
 
@@ -267,7 +268,7 @@ async def page_response(
     )
 
 
-def static_endpoint(tree: StaticTree):  # type: ignore[no-untyped-def]
+def static_endpoint(tree: StaticTree) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint of GET /static/{path:path}."""
 
     async def serve_static(request: Request) -> Response:
