@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import openapi
 from app.api.routes import games, matches, players, replays, tutorials
+from app.api_compression import CompressApiAnswers
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
 from app.db.migrate import upgrade_to_head
@@ -216,5 +217,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         methods=["GET", "HEAD"],
         include_in_schema=False,
     )
+    app.add_middleware(CompressApiAnswers)
     app.add_middleware(SecurityHeaders)
     return app

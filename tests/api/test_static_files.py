@@ -151,7 +151,9 @@ async def test_only_versioned_urls_are_cached_for_good(client: httpx.AsyncClient
     assert_secured(again.headers, "304 /static/js/ui.js")
 
 
-async def test_missing_files_and_api_answers_are_left_alone(client: httpx.AsyncClient) -> None:
+async def test_missing_files_are_not_found_and_large_api_json_is_gzipped(
+    client: httpx.AsyncClient,
+) -> None:
     for url in (
         "/static/js/nonexistent.js",
         "/static/0123456789ab/nope.css",
@@ -163,9 +165,14 @@ async def test_missing_files_and_api_answers_are_left_alone(client: httpx.AsyncC
         assert response.json()["code"] == "not_found"
     api = await client.get("/api/games", headers=BROWSER)
     assert api.status_code == 200
-    assert "content-encoding" not in api.headers
     assert "cache-control" not in api.headers
     assert "etag" not in api.headers
+    # The API's JSON over a kilobyte is gzipped (httpx decodes it); a small answer is not.
+    assert api.headers["content-encoding"] == "gzip" and api.json()
+    small = await client.get("/healthz", headers=BROWSER)
+    assert "content-encoding" not in small.headers and small.json() == {"status": "ok"}
+    plain = await client.get("/api/games", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.json() == api.json()
 
 
 async def test_the_match_page_preloads_every_module_match_js_imports(
