@@ -274,11 +274,20 @@ def process_cpu_seconds(pid: int | None) -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def group_cpu_seconds(pids: list[int]) -> float | None:
-    """Summed CPU seconds of some processes (those that have gone count as nothing)."""
-    if not pids:
-        return None
-    return sum(process_cpu_seconds(pid) or 0.0 for pid in pids)
+def group_cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """CPU seconds of each of some processes that is still there."""
+    found = {}
+    for pid in pids:
+        seconds = process_cpu_seconds(pid)
+        if seconds is not None:
+            found[pid] = seconds
+    return found
+
+
+def group_cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU a group of processes used between two readings: what each that was there both times
+    used, and all of what each newcomer used (one that went away in between is not counted)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 def own_cpu_seconds() -> float:
@@ -331,10 +340,10 @@ async def run_level(
 ) -> Stats:
     """M lanes for `warmup` + `seconds`; figures from the measured `seconds` only. `watch`
     names process groups whose CPU time is taken over the measured time (each a function
-    giving the pids, asked at the start). `prepare_first`: make every lane's players and first
-    match before the clock starts. `beside`: other load (load.py's computer matches), prepared
-    before the clock starts; it returns what runs beside the lanes, `run(book, deadline)`,
-    awaited after the measurement ends."""
+    giving the pids, asked at the start and at the end). `prepare_first`: make every lane's
+    players and first match before the clock starts. `beside`: other load (load.py's
+    computer matches), prepared before the clock starts; it returns what runs beside the
+    lanes, `run(book, deadline)`, awaited after the measurement ends."""
     book = Book()
     await adapter.open()
     try:
@@ -355,16 +364,17 @@ async def run_level(
         await asyncio.sleep(warmup)
         book.measuring = True
         measured_from = time.perf_counter()
-        pids = {name: find() for name, find in (watch or {}).items()}
-        cpu_from = {name: group_cpu_seconds(group) for name, group in pids.items()}
+        watch = watch or {}
+        cpu_from = {name: group_cpu_seconds(find()) for name, find in watch.items()}
         own_from = own_cpu_seconds()
         await asyncio.gather(*tasks)
         stats = book.stats
         stats.elapsed = time.perf_counter() - measured_from
         stats.generator_cpu = own_cpu_seconds() - own_from
-        for name, group in pids.items():
-            before, after = cpu_from[name], group_cpu_seconds(group)
-            stats.server_cpu[name] = None if before is None or after is None else after - before
+        for name, find in watch.items():
+            before = cpu_from[name]
+            after = group_cpu_seconds(list(before) + find())
+            stats.server_cpu[name] = group_cpu_used(before, after) if before or after else None
         if beside_task is not None:
             await beside_task
     finally:
