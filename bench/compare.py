@@ -85,10 +85,16 @@ class _OrjsonForSocketIO:
         return orjson.dumps(data).decode()
 
 
-def socketio_client() -> Any:
+def socketio_errors() -> Any:
+    import socketio
+
+    return socketio.exceptions
+
+
+def socketio_client(http_session: Any) -> Any:
     """A python-socketio AsyncClient that also counts the bytes of each message it receives
     (the Engine.IO message as it came over the WebSocket: its '4' type byte and the Socket.IO
-    packet, e.g. `42/c64-maze,["update",...]`)."""
+    packet, e.g. `42/c64-maze,["update",...]`). All of them share one aiohttp session."""
     import socketio
 
     class CountingClient(socketio.AsyncClient):  # type: ignore[misc]
@@ -98,7 +104,7 @@ def socketio_client() -> Any:
             self.last_bytes = 1 + len(data.encode() if isinstance(data, str) else data)
             await super()._handle_eio_message(data)
 
-    return CountingClient(reconnection=False, json=_OrjsonForSocketIO)
+    return CountingClient(reconnection=False, json=_OrjsonForSocketIO, http_session=http_session)
 
 
 def legal_moves(g: dict[str, Any], seat: int) -> list[dict[str, Any]]:
@@ -126,14 +132,21 @@ class BoardgameIO:
     def __init__(self, url: str) -> None:
         self.url = url
         self.client: httpx.AsyncClient | None = None
+        self.http_session: Any = None
 
     async def open(self) -> None:
+        import aiohttp
+
         limits = httpx.Limits(max_connections=50, keepalive_expiry=1.0)
         self.client = httpx.AsyncClient(base_url=self.url, limits=limits, timeout=60)
+        # No cap on connections: each player's WebSocket holds one for the whole match.
+        self.http_session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
 
     async def close(self) -> None:
         if self.client is not None:
             await self.client.aclose()
+        if self.http_session is not None:
+            await self.http_session.close()
 
     async def prepare_lane(self, lane_id: int) -> int:
         return lane_id
@@ -164,7 +177,7 @@ class BoardgameIO:
         match_id, credentials = match
         stats = book.stats
         done = asyncio.Event()
-        clients = [socketio_client() for _ in credentials]
+        clients = [socketio_client(self.http_session) for _ in credentials]
 
         def attach(index: int) -> None:
             sio = clients[index]
@@ -181,7 +194,7 @@ class BoardgameIO:
                         stats.matches_finished += 1
                         done.set()
                     return
-                if held["pending"] is not None or time.perf_counter() >= deadline:
+                if held["pending"] is not None or done.is_set() or time.perf_counter() >= deadline:
                     return
                 active = ctx.get("activePlayers")
                 mine = player_id in active if active else ctx["currentPlayer"] == player_id
@@ -203,9 +216,14 @@ class BoardgameIO:
                         "credentials": credentials[index],
                     },
                 }
-                await sio.emit(
-                    "update", (action, state_id, match_id, player_id), namespace=NAMESPACE
-                )
+                try:
+                    await sio.emit(
+                        "update", (action, state_id, match_id, player_id), namespace=NAMESPACE
+                    )
+                except socketio_errors().SocketIOError:
+                    if not done.is_set():  # not the end of the match: a lost connection
+                        stats.errors += 1
+                        done.set()
 
             async def on_sync(_match: str, sync_info: dict[str, Any]) -> None:
                 held["state"] = sync_info["state"]
@@ -232,12 +250,15 @@ class BoardgameIO:
             attach(index)
         try:
             for index, sio in enumerate(clients):
-                await sio.connect(self.url, namespaces=[NAMESPACE], transports=["websocket"])
+                await sio.connect(
+                    self.url, namespaces=[NAMESPACE], transports=["websocket"], wait_timeout=60
+                )
                 await sio.emit(
                     "sync", (match_id, str(index), credentials[index], 2), namespace=NAMESPACE
                 )
             await stop_at_deadline(deadline, done.wait())
         finally:
+            done.set()
             for sio in clients:
                 await sio.disconnect()
 

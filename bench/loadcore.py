@@ -18,6 +18,7 @@ import asyncio
 import os
 import random
 import resource
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -318,9 +319,15 @@ async def lane(
     else:
         players, match = prepared
     while time.perf_counter() < deadline:
-        if match is None:
-            match = await adapter.new_match(players)
-        await adapter.play_match(players, match, book, deadline, rng)
+        try:
+            if match is None:
+                match = await adapter.new_match(players)
+            await adapter.play_match(players, match, book, deadline, rng)
+        except Exception as exc:  # noqa: BLE001  (counted and shown; the lane goes on)
+            book.stats.errors += 1
+            if book.stats.errors <= 3:
+                print(f"  {adapter.name} lane {lane_id}: {exc!r}", file=sys.stderr, flush=True)
+            await asyncio.sleep(0.1)
         match = None
 
 
