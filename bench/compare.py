@@ -28,8 +28,11 @@ lifted; boardgame.io with NODE_ENV=production; run `npm ci` in bench/peer/boardg
 Or driving servers you started (give their pids for their CPU; --ours-database for the
 PostgreSQL backends' CPU):
 
-    .venv/bin/python bench/compare.py --ours-url http://127.0.0.1:8600 --ours-pid P1 \\
-        --ours-database arcade_compare --bgio-url http://127.0.0.1:8700 --bgio-pid P2
+    .venv/bin/python bench/compare.py --ours-url http://127.0.0.1:8640 --ours-pid P1 \\
+        --ours-database arcade_compare --bgio-url http://127.0.0.1:8740 --bgio-pid P2
+
+boardgame.io's frames are its whole state by default; BGIO_VIEW=view in the environment of
+its server (passed on by --start) makes them what ours carry instead (bench/README.md).
 """
 
 from __future__ import annotations
@@ -498,6 +501,7 @@ def main() -> None:
         print(
             f"{os.cpu_count()} CPUs; 1-minute load average {os.getloadavg()[0]:.1f} at the start; "
             f"{args.seconds:g} s measured after {args.warmup:g} s warm-up, {args.runs} run(s)"
+            + (f"; BGIO_VIEW={os.environ.get('BGIO_VIEW', 'raw')}" if args.start else "")
         )
         print(" ".join(f"{h:>{w}}" for h, w in HEADER))
         rows = []
