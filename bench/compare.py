@@ -41,6 +41,7 @@ import argparse
 import asyncio
 import os
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -276,6 +277,13 @@ LIMIT_ENV = (
 )
 
 
+def require_free_port(port: int, what: str) -> None:
+    """--start must not measure a server someone else left on the port."""
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise SystemExit(f"port {port} is in use: choose another for {what} (see --help)")
+
+
 def wait_until_up(url: str, process: subprocess.Popen[bytes], what: str) -> None:
     for _ in range(240):
         if process.poll() is not None:
@@ -298,6 +306,7 @@ def psql(database_url: str, *commands: str) -> str:
 
 def start_ours(pg: str, database: str, port: int, log: Any) -> subprocess.Popen[bytes]:
     """Our server on a fresh database `database` (dropped and made again), limits lifted."""
+    require_free_port(port, "our server (--ours-url)")
     psql(f"{pg}/postgres", f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
     env = dict(os.environ)
     env.update({name: "1000000/minute" for name in LIMIT_ENV})
@@ -312,6 +321,7 @@ def start_ours(pg: str, database: str, port: int, log: Any) -> subprocess.Popen[
 def start_bgio(port: int, log: Any) -> subprocess.Popen[bytes]:
     if not (BGIO_DIR / "node_modules" / "boardgame.io").is_dir():
         raise SystemExit(f"run `npm ci` in {BGIO_DIR} first")
+    require_free_port(port, "boardgame.io (--bgio-url)")
     env = dict(os.environ, NODE_ENV="production", PORT=str(port))
     process = subprocess.Popen(["node", "server.js"], cwd=BGIO_DIR, env=env, stdout=log, stderr=log)
     wait_until_up(f"http://127.0.0.1:{port}/games", process, "boardgame.io")
