@@ -85,6 +85,11 @@ class Settings(BaseSettings):
     presence_interval: float = Field(
         default=0.5, description="at least this many seconds between two presence frames"
     )
+    live_matches: int = Field(
+        default=10_000, ge=1,
+        description="matches a process keeps in memory; the least recently used idle one "
+        "beyond it is dropped and reloaded (moves replayed) when needed again",
+    )
     gc_after_closed_sockets: int = Field(
         default=250,
         description="closed sockets after which the oldest generation is collected (0: never)",

@@ -351,10 +351,11 @@ def _as_utc(moment: datetime) -> datetime:
 
 
 MAX_LIVE = 1000
-"""Matches kept in memory; beyond that the least recently used idle one is dropped (it is
-reloaded from the database, moves replayed, if anyone needs it again). Without a bound every
-match ever played since the start stayed cached: memory grew, and so did the collector's work
-per move."""
+"""Matches kept in memory by default (the server passes its `live_matches` setting); beyond
+that the least recently used idle one is dropped (it is reloaded from the database, moves
+replayed, if anyone needs it again). Without a bound every match ever played since the start
+stayed cached: memory grew, and so did the collector's work per move. The bound must exceed
+the matches being played at once, or every move of a match that fell out reloads it."""
 
 
 class MatchRuntime:
