@@ -232,9 +232,7 @@ async def generate(
             readies.append(ready)
             tasks.append(
                 asyncio.create_task(
-                    player(
-                        url, match, index, think, totals, go, stop_at, ready, gate, compression
-                    )
+                    player(url, match, index, think, totals, go, stop_at, ready, gate, compression)
                 )
             )
     waiting = asyncio.gather(*(r.wait() for r in readies))
@@ -332,8 +330,13 @@ def main() -> None:
         proc = ctx.Process(
             target=generator_main,
             args=(
-                ws_url, share, args.think, args.connect_concurrency,
-                not args.no_compression, p, child,
+                ws_url,
+                share,
+                args.think,
+                args.connect_concurrency,
+                not args.no_compression,
+                p,
+                child,
             ),
             daemon=True,
         )
