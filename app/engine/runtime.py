@@ -33,7 +33,10 @@ from app.errors import ArcadeError
 from app.realtime.diff import make_patch
 from app.tutorials import tutorial
 
-HISTORY = 16  # versions kept for patches to connections that lag; further behind gets a snapshot
+HISTORY = 8
+"""Versions kept for patches to connections that lag (further behind gets a snapshot) and for
+the stale-version rules. A C64 Maze state is about 2.5 KiB of objects: with thousands of live
+matches in a process, 16 of them a match were a quarter of its memory."""
 ANSWERS = 256
 """Move ids kept in memory per match for idempotent resubmission. Older ones are looked up in
 the moves table (its unique index on (match_id, client_id)), only when a resent move fails:
@@ -187,16 +190,19 @@ class LiveMatch:
             self._boards,
             self._board_patches,
         )
+        # Views, patches and legal moves are kept for this version and the one before (the
+        # next patch diffs against this one): older ones are rebuilt from the history if a
+        # lagging connection asks. A mover's legal moves alone can be 40 KiB of objects.
         if version - 1 in self.history:
             # One version at a time (the usual case): drop just the keys of the one that
             # falls out, without scanning every cache on every move.
-            stale = version - 3
+            stale = version - 2
             for cache in caches:
                 for seat in (None, *range(len(self.players))):
                     cache.pop((stale, seat), None)
         else:
             for cache in caches:
-                for key in [k for k in cache if k[0] < version - 2]:
+                for key in [k for k in cache if k[0] < version - 1]:
                     del cache[key]
 
     def computers(self) -> dict[int, str]:
