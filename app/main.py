@@ -11,12 +11,12 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import openapi
 from app.api.routes import games, matches, players, replays, tutorials
+from app.api_compression import CompressApiAnswers
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
 from app.db.migrate import upgrade_to_head
@@ -34,6 +34,7 @@ from app.services import rate_limits
 from app.services.absence import Absence
 from app.services.computer_turns import ComputerTurns
 from app.services.lobby_sweeper import LobbySweeper
+from app.static_files import load_static_tree, page_response, static_endpoint
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 HTTP_CODES = {
@@ -151,7 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and wants_a_page(request):
-            return HTMLResponse(pages["404"], status_code=404)
+            return await page_response(request, pages["404"], status=404)
         code = HTTP_CODES.get(exc.status_code, "bad_request")
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
@@ -162,52 +163,60 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     openapi.install(app)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> HTMLResponse:
-        return HTMLResponse(pages["index"])
+    async def lobby_page(request: Request) -> Response:
+        return await page_response(request, pages["index"])
 
     @app.get("/match/{match_id}", include_in_schema=False)
-    async def match_page(match_id: str) -> HTMLResponse:
-        return HTMLResponse(pages["match"])
+    async def match_page(request: Request, match_id: str) -> Response:
+        return await page_response(request, pages["match"])
 
     @app.get("/replay/{match_id}", include_in_schema=False)
-    async def replay_page(match_id: str) -> HTMLResponse:
-        return HTMLResponse(pages["replay"])
+    async def replay_page(request: Request, match_id: str) -> Response:
+        return await page_response(request, pages["replay"])
 
     @app.get("/history", include_in_schema=False)
-    async def history_page() -> HTMLResponse:
-        return HTMLResponse(pages["history"])
+    async def history_page(request: Request) -> Response:
+        return await page_response(request, pages["history"])
 
     @app.get("/docs", include_in_schema=False)
-    async def api_docs() -> HTMLResponse:
+    async def api_docs(request: Request) -> Response:
         # Our own page rather than FastAPI's get_swagger_ui_html, whose inline script the
         # Content-Security-Policy refuses: static/docs.html starts the vendored Swagger UI
         # from static/js/api-docs.js.
-        return HTMLResponse(pages["docs"])
+        return await page_response(request, pages["docs"])
 
     @app.get("/games/{game_id}/rules", include_in_schema=False)
-    async def rules_page(game_id: str, embed: bool = False) -> HTMLResponse:
+    async def rules_page(request: Request, game_id: str, embed: bool = False) -> Response:
         page = rules_pages.page(game_id, embed=embed)
         if page is None:
-            return HTMLResponse(pages["404"], status_code=404)
+            return await page_response(request, pages["404"], status=404)
         # The match page shows the embedded form beside the board, in a frame of its own origin.
         framing = {"x-frame-options": "SAMEORIGIN", "content-security-policy": EMBEDDABLE_CSP}
-        return HTMLResponse(page, headers=framing if embed else None)
+        return await page_response(request, page, headers=framing if embed else None)
 
     @app.get("/learn", include_in_schema=False)
-    async def learn_page() -> HTMLResponse:
-        return HTMLResponse(lesson_pages.index())
+    async def learn_page(request: Request) -> Response:
+        return await page_response(request, lesson_pages.index())
 
     @app.get("/learn/{family}", include_in_schema=False)
-    async def lesson_page(family: str) -> HTMLResponse:
+    async def lesson_page(request: Request, family: str) -> Response:
         page = lesson_pages.lesson(family)
         if page is None:
-            return HTMLResponse(pages["404"], status_code=404)
-        return HTMLResponse(page)
+            return await page_response(request, pages["404"], status=404)
+        return await page_response(request, page)
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # The files under static/, in memory, compressed and cached (app/static_files.py): under
+    # /static/<version>/ for a year, under /static/ for old links with revalidation.
+    app.add_route(
+        "/static/{path:path}",
+        static_endpoint(load_static_tree(STATIC)),
+        methods=["GET", "HEAD"],
+        include_in_schema=False,
+    )
+    app.add_middleware(CompressApiAnswers)
     app.add_middleware(SecurityHeaders)
     return app

@@ -13,12 +13,19 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from app.static_files import load_static_tree
+
 PAGES = ("index", "match", "replay", "history", "404", "docs")
 
 
 def page_environment(static: Path) -> Environment:
-    """The Jinja2 environment of the pages under `static`."""
-    return Environment(
+    """The Jinja2 environment of the pages under `static`.
+
+    Templates name their files with `static_url("css/arcade.css")` (the versioned, immutable
+    URL, app/static_files.py) and preload a script's imports with
+    `module_preloads("js/match.js")`."""
+    tree = load_static_tree(static)
+    environment = Environment(
         loader=FileSystemLoader(static),
         # Every template is HTML. Nothing a client sends is rendered here (the pages get no
         # variables but our own texts; names and chat are filled in by the page's script, as
@@ -27,6 +34,8 @@ def page_environment(static: Path) -> Environment:
         undefined=StrictUndefined,  # a misspelt name stops the start, not a page
         keep_trailing_newline=True,
     )
+    environment.globals.update(static_url=tree.url, module_preloads=tree.module_preloads)
+    return environment
 
 
 def assemble_pages(static: Path) -> dict[str, str]:

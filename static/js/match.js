@@ -336,7 +336,7 @@ async function renderOptionsPanel(isHost, seated) {
     mountOptionsForm(isHost);
     showOptionsPanel();
     try {
-      const module = await import(`/static/js/games/${encodeURIComponent(summary.game)}.js`);
+      const module = await import(`./games/${encodeURIComponent(summary.game)}.js`);
       if (optionsEditorKey !== key) return;
       if (typeof module.createOptionsEditor === "function") {
         optionsEditor = module.createOptionsEditor(els.optionsEditor, {
@@ -679,7 +679,7 @@ async function ensureRenderer(game, you) {
     clear(els.gameRoot);
     const ctx = { submit, you };
     try {
-      const module = await import(`/static/js/games/${encodeURIComponent(game)}.js`);
+      const module = await import(`./games/${encodeURIComponent(game)}.js`);
       renderer = module.createRenderer(els.gameRoot, ctx);
     } catch (error) {
       console.error(error);

@@ -1,6 +1,6 @@
 // RFC 6902 JSON Patch, through the vendored fast-json-patch (see static/vendor/README.md).
 
-import { applyPatch } from "/static/vendor/fast-json-patch/index.mjs";
+import { applyPatch } from "../vendor/fast-json-patch/index.mjs";
 
 /**
  * Returns a new document with `ops` applied; `doc` is left untouched. Throws when an

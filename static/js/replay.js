@@ -11,7 +11,7 @@
 // The board is drawn by the game's own renderer, the same module as live play, read-only:
 // `you` is null (a spectator's seat) and `submit` refuses.
 
-import { applyOperation } from "/static/vendor/fast-json-patch/index.mjs";
+import { applyOperation } from "../vendor/fast-json-patch/index.mjs";
 import { api, ApiError, loadPlayer, serverTime, verifyPlayer, withWatch } from "./api.js";
 import { pipDie, hasPips } from "./dice.js";
 import { seatNameWithBadge } from "./seats.js";
@@ -210,7 +210,7 @@ async function makeRenderer(game) {
     submit: () => Promise.reject(new Error("This is a replay: moves cannot be made here.")),
   };
   try {
-    const module = await import(`/static/js/games/${encodeURIComponent(game)}.js`);
+    const module = await import(`./games/${encodeURIComponent(game)}.js`);
     return module.createRenderer(els.root, ctx);
   } catch (error) {
     console.error(error);

@@ -12,7 +12,7 @@ const refuse = () => Promise.reject(new Error("This is a diagram: moves cannot b
 async function draw(figure) {
   const board = figure.querySelector("[data-diagram-board]");
   const data = JSON.parse(figure.querySelector("[data-diagram-data]").textContent);
-  const module = await import(`/static/js/games/${encodeURIComponent(figure.dataset.game)}.js`);
+  const module = await import(`./games/${encodeURIComponent(figure.dataset.game)}.js`);
   const renderer = module.createRenderer(board, { you: data.viewer, readOnly: true, diagram: true, submit: refuse });
   const play = async () => {
     await renderer.update(data.before, []);

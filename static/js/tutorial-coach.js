@@ -13,7 +13,7 @@ const TARGET = "data-coach";
 
 function ensureCss() {
   if (document.querySelector("link[data-coach-css]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/coach.css", "data-coach-css": "" }));
+  document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/coach.css", import.meta.url).href, "data-coach-css": "" }));
 }
 
 function visible(element) {

@@ -240,7 +240,7 @@ def test_board_waits_for_its_stylesheet(new_page: Any, live_server: str) -> None
     match_id, players = api_match(live_server, "tactrics-crossing")
     page = new_page(width=390, height=844, player=players[0])
     held: list[Any] = []
-    page.route("**/static/css/tactrics.css", lambda route: held.append(route))
+    page.route("**/css/tactrics.css", lambda route: held.append(route))
     page.goto(f"/match/{match_id}")
     expect(page.locator('[data-testid="tower"]')).to_have_count(19)  # drawn, not shown
     expect(page.get_by_test_id("board")).to_be_hidden()

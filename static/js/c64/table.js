@@ -36,7 +36,7 @@ function markKind(mark) {
 // c64.css (card marks, the joystick's heading) is loaded once, by the first table.
 function ensureTableStyles() {
   if (document.querySelector("link[data-c64-css]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/c64.css", "data-c64-css": "" }));
+  document.head.append(h("link", { rel: "stylesheet", href: new URL("../../css/c64.css", import.meta.url).href, "data-c64-css": "" }));
 }
 
 function canonicalCards(cards) {

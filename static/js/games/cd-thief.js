@@ -48,7 +48,7 @@ const PODCASTERS = {
 
 function ensureCss() {
   if (document.querySelector("link[data-cdt-css]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/cd-thief.css", "data-cdt-css": "" }));
+  document.head.append(h("link", { rel: "stylesheet", href: new URL("../../css/cd-thief.css", import.meta.url).href, "data-cdt-css": "" }));
 }
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");

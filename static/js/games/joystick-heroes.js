@@ -38,7 +38,7 @@ const heroColor = (seat) => COLORS[HEROES[seat]] || "var(--accent)";
 
 function ensureCss() {
   if (document.querySelector('link[data-jh-css]')) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/joystick-heroes.css", "data-jh-css": "" }));
+  document.head.append(h("link", { rel: "stylesheet", href: new URL("../../css/joystick-heroes.css", import.meta.url).href, "data-jh-css": "" }));
 }
 
 function rewardText(entry) {

@@ -42,7 +42,7 @@ const MARK_KINDS = new Set(["hint", "good", "bad"]);
 function stylesReady() {
   let link = document.getElementById(STYLE_ID);
   if (!link) {
-    link = h("link", { id: STYLE_ID, rel: "stylesheet", href: "/static/css/tactrics.css" });
+    link = h("link", { id: STYLE_ID, rel: "stylesheet", href: new URL("../../css/tactrics.css", import.meta.url).href });
     document.head.append(link);
   }
   if (link.sheet) return Promise.resolve();

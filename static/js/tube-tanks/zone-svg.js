@@ -2,7 +2,7 @@
 // the lobby's zone editor: floor, walls, Energy Pools, gaps, tanks, wrecks, targeting tokens,
 // overlays (reachable cells, targets, the bolt line).
 
-import { svg } from "../ui.js";
+import { h, svg } from "../ui.js";
 import { COLUMNS, SIZE, cellName, onBoard, parseCell } from "./geometry.js";
 
 export const CELL = 36;
@@ -27,11 +27,9 @@ let cssAdded = false;
 export function ensureCss() {
   if (cssAdded || document.querySelector('link[data-tube-tanks-css]')) return;
   cssAdded = true;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/css/tube-tanks.css";
-  link.dataset.tubeTanksCss = "";
-  document.head.append(link);
+  // Beside this module, so that it comes from the same (versioned) prefix.
+  const href = new URL("../../css/tube-tanks.css", import.meta.url).href;
+  document.head.append(h("link", { rel: "stylesheet", href, "data-tube-tanks-css": "" }));
 }
 
 /** createZone(container, {label, onCell(name)}) -> {draw(layout, extras), el} */
