@@ -24,52 +24,29 @@ import asyncio
 import os
 import random
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
-    """The RFC 6902 subset our server emits (add, remove, replace), in place: kept tiny so
-    the load generator spends its CPU on load, not on a general patch library."""
-    for op in ops:
-        path = op["path"]
-        if path == "":
-            doc = op["value"]
-            continue
-        keys = [k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")]
-        parent = doc
-        for key in keys[:-1]:
-            parent = parent[int(key)] if isinstance(parent, list) else parent[key]
-        last = keys[-1]
-        kind = op["op"]
-        if isinstance(parent, list):
-            index = len(parent) if last == "-" else int(last)
-            if kind == "add":
-                parent.insert(index, op["value"])
-            elif kind == "remove":
-                del parent[index]
-            else:
-                parent[index] = op["value"]
-        elif kind == "remove":
-            del parent[last]
-        else:
-            parent[last] = op["value"]
-    return doc
-
-
-@dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    frame_bytes: int = 0
-    frames: int = 0
-    errors: int = 0
-    matches_finished: int = 0
+from loadcore import (  # noqa: E402  (the bench folder is not a package)
+    Book,
+    OurServer,
+    Player,
+    Stats,
+    apply_ops,
+    new_player,
+    percentile,
+    run_event_loop,
+)
+from loadcore import run_level as run_core_level  # noqa: E402
 
 
 @dataclass
@@ -80,152 +57,6 @@ class ComputerStats:
     decisions: list[float] = field(default_factory=list)
     errors: int = 0
     matches_finished: int = 0
-
-
-class Player:
-    def __init__(self, name: str, token: str) -> None:
-        self.name, self.token = name, token
-
-
-async def new_player(client: httpx.AsyncClient, name: str) -> Player:
-    body = (await client.post("/api/players", json={"name": name})).json()
-    return Player(name, body["token"])
-
-
-async def new_match(client: httpx.AsyncClient, a: Player, b: Player) -> str:
-    auth = {"Authorization": f"Bearer {a.token}"}
-    match = (
-        await client.post("/api/matches", json={"game": "c64-maze", "seats": 2}, headers=auth)
-    ).json()
-    await client.post(
-        f"/api/matches/{match['id']}/join", json={}, headers={"Authorization": f"Bearer {b.token}"}
-    )
-    await client.post(f"/api/matches/{match['id']}/start", headers=auth)
-    return match["id"]
-
-
-async def play_match(
-    ws_url: str,
-    match_id: str,
-    players: list[Player],
-    stats: Stats,
-    deadline: float,
-    sent_at: dict[tuple[str, int], float],
-    rng: random.Random,
-    measuring: list[bool],
-) -> None:
-    sockets = [
-        await websockets.connect(
-            f"{ws_url}/api/matches/{match_id}/ws",
-            max_size=2**22,
-            compression="deflate" if COMPRESSION[0] else None,
-        )
-        for _ in players
-    ]
-    done = asyncio.Event()
-
-    async def run(index: int) -> None:
-        ws = sockets[index]
-        await ws.send(orjson.dumps({"type": "hello", "token": players[index].token}).decode())
-        loop = asyncio.get_running_loop()
-        # One timer for the whole run, not one per frame (wait_for made a task and a timer for
-        # every frame: a tenth of the generator's CPU, taken from the server it measures).
-        stop_at = loop.time() + max(0.01, deadline - time.perf_counter())
-        try:
-            async with asyncio.timeout_at(stop_at):
-                await receive(index, ws)
-        except TimeoutError:
-            done.set()
-
-    async def receive(index: int, ws: Any) -> None:
-        state: dict | None = None
-        version = -1
-        pending = False
-        while not done.is_set():
-            text = await ws.recv()
-            now = time.perf_counter()
-            frame = orjson.loads(text)
-            kind = frame["type"]
-            if kind == "snapshot":
-                state, version = frame["state"], frame["version"]
-            elif kind == "patch":
-                state = apply_ops(state, frame["ops"])
-                version = frame["version"]
-                if measuring[0]:
-                    stats.frame_bytes += len(text)
-                    stats.frames += 1
-                started = sent_at.get((match_id, version))
-                if started is not None and started[1] != index:  # the opponent saw the move
-                    del sent_at[(match_id, version)]
-                    if measuring[0]:
-                        stats.latencies.append(now - started[0])
-                        stats.moves += 1
-            elif kind == "ack":
-                pending = False
-            elif kind == "error":
-                stats.errors += 1
-                pending = False
-            else:
-                continue
-            if state is None or pending:
-                continue
-            if state["status"] != "active":
-                stats.matches_finished += 1
-                done.set()
-                return
-            if state["legal_moves"] and time.perf_counter() < deadline:
-                move = rng.choice(state["legal_moves"])
-                sent_at[(match_id, version + 1)] = (time.perf_counter(), index)
-                pending = True
-                await ws.send(
-                    orjson.dumps(
-                        {
-                            "type": "move",
-                            "id": f"{match_id}-{version + 1}",
-                            "move": move,
-                            "version": version,
-                        }
-                    ).decode()
-                )
-
-    try:
-        await asyncio.gather(run(0), run(1))
-    finally:
-        for ws in sockets:
-            await ws.close()
-
-
-async def lane(
-    client: httpx.AsyncClient,
-    ws_url: str,
-    lane_id: int,
-    stats: Stats,
-    deadline: float,
-    sent_at: dict,
-    measuring: list[bool],
-    prepared: tuple[list[Player], str] | None = None,
-) -> None:
-    """`prepared`: the lane's players and first match, made before the clock started."""
-    rng = random.Random(lane_id)
-    players, match_id = prepared or (await prepare_lane(client, lane_id), None)
-    while time.perf_counter() < deadline:
-        match_id = match_id or await new_match(client, *players)
-        await play_match(ws_url, match_id, players, stats, deadline, sent_at, rng, measuring)
-        match_id = None
-
-
-async def prepare_lane(client: httpx.AsyncClient, lane_id: int) -> list[Player]:
-    return [
-        await new_player(client, f"bench{lane_id}a"),
-        await new_player(client, f"bench{lane_id}b"),
-    ]
-
-
-async def prepare_lane_and_match(
-    client: httpx.AsyncClient, lane_id: int
-) -> tuple[list[Player], str]:
-    players = await prepare_lane(client, lane_id)
-    return players, await new_match(client, *players)
 
 
 async def new_computer_match(client: httpx.AsyncClient, host: Player) -> str:
@@ -249,7 +80,7 @@ async def play_computer_match(
     stats: ComputerStats,
     deadline: float,
     rng: random.Random,
-    measuring: list[bool],
+    book: Book,
 ) -> bool:
     """Plays until the match ends (True) or the deadline passes. After the deadline it makes
     no move but waits for the computer's answer to the last one, so the next level does not
@@ -274,7 +105,7 @@ async def play_computer_match(
                     state = frame["state"]
                 elif kind == "patch":
                     state = apply_ops(state, frame["ops"])
-                    if computer_to_move_since is not None and measuring[0]:
+                    if computer_to_move_since is not None and book.measuring:
                         stats.decisions.append(now - computer_to_move_since)
                     computer_to_move_since = None
                 elif kind == "error":
@@ -314,15 +145,13 @@ async def computer_lane(
     lane_id: int,
     stats: ComputerStats,
     deadline: float,
-    measuring: list[bool],
+    book: Book,
     prepared: tuple[Player, str],
 ) -> None:
     rng = random.Random(f"computer{lane_id}")
     player, match_id = prepared
     while time.perf_counter() < deadline:
-        if not await play_computer_match(
-            ws_url, match_id, player, stats, deadline, rng, measuring
-        ):
+        if not await play_computer_match(ws_url, match_id, player, stats, deadline, rng, book):
             return
         match_id = await new_computer_match(client, player)
 
@@ -336,23 +165,6 @@ COMPRESSION = [False]
 SERVER_PID: list[int | None] = [None]
 
 
-def process_cpu_seconds(pid: int | None) -> float | None:
-    """user + system CPU time of a process on this machine (Linux /proc), or None."""
-    if pid is None:
-        return None
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 async def run_level(
     url: str,
     matches: int,
@@ -361,83 +173,61 @@ async def run_level(
     computer_matches: int = 0,
     computer_stats: ComputerStats | None = None,
 ) -> Stats:
-    ws_url = url.replace("http", "ws", 1)
-    stats = Stats()
-    sent_at: dict = {}
-    measuring = [False]
-    limits = httpx.Limits(max_connections=50, keepalive_expiry=1.0)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+    adapter = OurServer(url, compression=COMPRESSION[0])
+    watch = {} if SERVER_PID[0] is None else {"server": lambda: [SERVER_PID[0]]}
+    if computer_stats is None:
+        return await run_core_level(adapter, matches, seconds, warmup, watch)
+
+    async def prepare_computers() -> Any:
         # Beside computers, every lane's players and first match are made before the clock
         # starts: on a busy machine those few hundred requests can outlast the warm-up.
-        human_lanes: list[tuple[list[Player], str] | None] = [None] * matches
-        computer_lanes: list[tuple[Player, str]] = []
-        if computer_stats is not None:
-            human_lanes = list(
-                await asyncio.gather(*(prepare_lane_and_match(client, i) for i in range(matches)))
-            )
-            computer_lanes = list(
-                await asyncio.gather(
-                    *(prepare_computer_lane(client, i) for i in range(computer_matches))
-                )
-            )
-        start = time.perf_counter()
-        deadline = start + warmup + seconds
-        tasks = [
-            asyncio.create_task(
-                lane(
-                    client,
-                    url.replace("http", "ws", 1),
-                    i,
-                    stats,
-                    deadline,
-                    sent_at,
-                    measuring,
-                    human_lanes[i],
-                )
-            )
-            for i in range(matches)
-        ]
-        computer_tasks = [
-            asyncio.create_task(
-                computer_lane(
-                    client, ws_url, i, computer_stats, deadline, measuring, computer_lanes[i]
-                )
-            )
-            for i in range(computer_matches)
-            if computer_stats is not None
-        ]
-        await asyncio.sleep(warmup)
-        measuring[0] = True
-        measured_from = time.perf_counter()
-        cpu_from = process_cpu_seconds(SERVER_PID[0])
-        await asyncio.gather(*tasks)
-        stats.elapsed = time.perf_counter() - measured_from  # type: ignore[attr-defined]
-        cpu_to = process_cpu_seconds(SERVER_PID[0])
-        stats.server_cpu = None if cpu_from is None else cpu_to - cpu_from  # type: ignore[attr-defined,operator]
-        await asyncio.gather(*computer_tasks)
-    return stats
+        client = adapter.client
+        assert client is not None
+        prepared = await asyncio.gather(
+            *(prepare_computer_lane(client, i) for i in range(computer_matches))
+        )
 
+        async def run(book: Book, deadline: float) -> None:
+            await asyncio.gather(
+                *(
+                    computer_lane(
+                        client, adapter.ws_url, i, computer_stats, deadline, book, prepared[i]
+                    )
+                    for i in range(computer_matches)
+                )
+            )
 
-def run_event_loop(coroutine: Any) -> Any:
-    """uvloop when installed (uvicorn[standard] brings it): the generator shares the CPU with
-    the server it measures, so it should spend as little of it as it can."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(coroutine)
-    return uvloop.run(coroutine)
+        return run
+
+    return await run_core_level(
+        adapter, matches, seconds, warmup, watch, prepare_first=True, beside=prepare_computers
+    )
 
 
 def run_beside_computers(
-    url: str, levels: list[int], computer_levels: list[int], seconds: float, warmup: float,
+    url: str,
+    levels: list[int],
+    computer_levels: list[int],
+    seconds: float,
+    warmup: float,
     runs: int,
 ) -> None:
     """Each level M beside each count K of computer matches, the Ks taking turns within a
     run so that the machine's drift falls on all of them alike."""
     print(f"{os.cpu_count()} CPUs; 1-minute load average {os.getloadavg()[0]:.1f} at the start")
     header = (
-        "M", "K", "moves/s", "p50 ms", "p99 ms", "us/move", "errors", "finished",
-        "decisions", "dec p50 ms", "dec p95 ms", "load",
+        "M",
+        "K",
+        "moves/s",
+        "p50 ms",
+        "p99 ms",
+        "us/move",
+        "errors",
+        "finished",
+        "decisions",
+        "dec p50 ms",
+        "dec p95 ms",
+        "load",
     )
     widths = (5, 4, 9, 8, 8, 8, 7, 9, 10, 11, 11, 6)
     print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
@@ -452,8 +242,8 @@ def run_beside_computers(
                 stats = run_event_loop(run_level(url, m, seconds, warmup, k, computers))
                 lat = [x * 1000 for x in stats.latencies]
                 made = [x * 1000 for x in computers.decisions]
-                rate = stats.moves / stats.elapsed  # type: ignore[attr-defined]
-                cpu = getattr(stats, "server_cpu", None)
+                rate = stats.moves / stats.elapsed
+                cpu = stats.server_cpu.get("server")
                 per_move = cpu / stats.moves * 1e6 if cpu is not None and stats.moves else None
                 rates[k].append(rate)
                 p50s[k].append(percentile(lat, 0.50))
@@ -540,7 +330,7 @@ def main() -> None:
         for _run in range(args.runs):
             stats = run_event_loop(run_level(args.url, m, args.seconds, args.warmup))
             lat = [x * 1000 for x in stats.latencies]
-            rate = stats.moves / stats.elapsed  # type: ignore[attr-defined]
+            rate = stats.moves / stats.elapsed
             size = stats.frame_bytes / stats.frames if stats.frames else float("nan")
             print(
                 f"{m:>5} {rate:>9.0f} {percentile(lat, 0.50):>8.1f} "
@@ -550,9 +340,13 @@ def main() -> None:
             )
             if lat:
                 line = f"      mean {statistics.fmean(lat):.1f} ms over {len(lat)} moves"
-                cpu = getattr(stats, "server_cpu", None)
+                cpu = stats.server_cpu.get("server")
                 if cpu is not None and stats.moves:
                     line += f"; server CPU {cpu / stats.moves * 1e6:.0f} us per move"
+                line += (
+                    f"; generator CPU {stats.generator_cpu / stats.elapsed:.0%} of a core"
+                    f"; {stats.version_errors} version gaps"
+                )
                 print(line, flush=True)
                 rates.append(rate)
                 p99s.append(percentile(lat, 0.99))

@@ -14,7 +14,7 @@ visitor's cache).
 Run (starts a server on a fresh SQLite database from --repo, default this checkout):
 
     python bench/page_weight.py                  # this checkout
-    python bench/page_weight.py --repo /work/main --label before   # another checkout
+    python bench/page_weight.py --repo ../other-checkout --label before   # another checkout
     python bench/page_weight.py --base http://127.0.0.1:8000       # a running server
     python bench/page_weight.py --details        # every request of every load
 """
