@@ -37,7 +37,7 @@ import orjson
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import apply_ops, percentile, process_cpu_seconds  # noqa: E402
+from loadcore import apply_ops, percentile, process_cpu_seconds  # noqa: E402
 
 # --- 1. the matches, straight through the services -----------------------------------------
 
