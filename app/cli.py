@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from app.config import get_settings
@@ -68,12 +69,24 @@ def main(argv: list[str] | None = None) -> int:
             upgrade_to_head(settings.database_url)
             os.environ["MIGRATE_ON_START"] = "false"
 
+        # Every socket is a file: thousands of live matches need more than the usual 1,024.
+        import resource
+
+        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         uvicorn.run(
             "app.main:create_app",
             factory=True,
             host=args.host or settings.host,
             port=args.port or settings.port,
             workers=args.workers,
+            ws=(
+                "app.realtime.ws_protocol:StatelessDeflateProtocol"
+                if settings.ws_compression == "message"
+                else "auto"
+            ),
+            ws_per_message_deflate=settings.ws_compression != "off",
             ws_max_size=1024 * 1024,
             log_level="info",
             ws_ping_interval=20,

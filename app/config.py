@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from limits import parse_many
 from pydantic import Field, field_validator
@@ -84,6 +85,17 @@ class Settings(BaseSettings):
     )
     presence_interval: float = Field(
         default=0.5, description="at least this many seconds between two presence frames"
+    )
+    ws_compression: Literal["message", "context", "off"] = Field(
+        default="message",
+        description="permessage-deflate: 'message' compresses each frame on its own and keeps "
+        "no zlib state between frames (no memory per idle socket); 'context' is uvicorn's, "
+        "smaller frames for about 50 KiB a socket; 'off' never compresses",
+    )
+    live_matches: int = Field(
+        default=10_000, ge=1,
+        description="matches a process keeps in memory; the least recently used idle one "
+        "beyond it is dropped and reloaded (moves replayed) when needed again",
     )
     gc_after_closed_sockets: int = Field(
         default=250,

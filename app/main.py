@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             engine=engine,
             sessions=make_sessionmaker(engine),
             hub=hub,
-            runtime=MatchRuntime(engine, announce),
+            runtime=MatchRuntime(engine, announce, max_live=settings.live_matches),
             presence=Presence(),
         )
         sweeper = LobbySweeper(

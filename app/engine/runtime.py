@@ -34,7 +34,10 @@ from app.realtime.compact import CompactPatch, Words, compact_patch
 from app.realtime.diff import make_patch
 from app.tutorials import tutorial
 
-HISTORY = 16  # versions kept for patches to connections that lag; further behind gets a snapshot
+HISTORY = 8
+"""Versions kept for patches to connections that lag (further behind gets a snapshot) and for
+the stale-version rules. A C64 Maze state is about 2.5 KiB of objects: with thousands of live
+matches in a process, 16 of them a match were a quarter of its memory."""
 ANSWERS = 256
 """Move ids kept in memory per match for idempotent resubmission. Older ones are looked up in
 the moves table (its unique index on (match_id, client_id)), only when a resent move fails:
@@ -161,6 +164,8 @@ class LiveMatch:
     """The dictionaries of the compact form (app/realtime/compact.py, `words_of`), made when a
     compact connection first needs one."""
     _seats: list[dict[str, Any]] | None = None
+    moved_at: float = 0.0
+    """time.monotonic() of the last version this process made or learnt of."""
 
     def scripted(self) -> ScriptedMove | None:
         """The move the tutorial's script makes next, while it lasts."""
@@ -178,6 +183,7 @@ class LiveMatch:
 
     def remember(self, version: int, state: State, events: list[Event]) -> None:
         self.history[version] = (state, events)
+        self.moved_at = time.monotonic()
         while len(self.history) > HISTORY:
             self.history.popitem(last=False)
         for old in [v for v in self.deadlines if v < version - HISTORY]:
@@ -193,17 +199,33 @@ class LiveMatch:
             self._board_patches,
             self._compact,
         )
+        # Views, patches and legal moves are kept for this version and the one before (the
+        # next patch diffs against this one): older ones are rebuilt from the history if a
+        # lagging connection asks. A mover's legal moves alone can be 40 KiB of objects.
         if version - 1 in self.history:
             # One version at a time (the usual case): drop just the keys of the one that
             # falls out, without scanning every cache on every move.
-            stale = version - 3
+            stale = version - 2
             for cache in caches:
                 for seat in (None, *range(len(self.players))):
                     cache.pop((stale, seat), None)
         else:
             for cache in caches:
-                for key in [k for k in cache if k[0] < version - 2]:
+                for key in [k for k in cache if k[0] < version - 1]:
                     del cache[key]
+
+    def forget_views(self) -> None:
+        """Drops every cached view, patch, legal-move list and event text (they are rebuilt
+        from the history when asked for again). For a match waiting on a person's move."""
+        for cache in (
+            self._views,
+            self._patches,
+            self._legal,
+            self._events,
+            self._boards,
+            self._board_patches,
+        ):
+            cache.clear()
 
     def computers(self) -> dict[int, str]:
         """seat -> level of every seat a computer plays now (its own, or standing in)."""
@@ -381,10 +403,16 @@ def _as_utc(moment: datetime) -> datetime:
 
 
 MAX_LIVE = 1000
-"""Matches kept in memory; beyond that the least recently used idle one is dropped (it is
-reloaded from the database, moves replayed, if anyone needs it again). Without a bound every
-match ever played since the start stayed cached: memory grew, and so did the collector's work
-per move."""
+"""Matches kept in memory by default (the server passes its `live_matches` setting); beyond
+that the least recently used idle one is dropped (it is reloaded from the database, moves
+replayed, if anyone needs it again). Without a bound every match ever played since the start
+stayed cached: memory grew, and so did the collector's work per move. The bound must exceed
+the matches being played at once, or every move of a match that fell out reloads it."""
+
+
+IDLE_VIEWS = 2.0
+"""Seconds without a move after which a match's cached views are dropped (see
+MatchRuntime._sweep_idle_views)."""
 
 
 class MatchRuntime:
@@ -407,6 +435,7 @@ class MatchRuntime:
         self._loading: dict[str, asyncio.Lock] = {}
         self._clocks: dict[str, asyncio.TimerHandle] = {}
         self._late_answers: set[asyncio.Task[None]] = set()
+        self._view_sweeper: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
         for handle in self._clocks.values():
@@ -414,6 +443,10 @@ class MatchRuntime:
         self._clocks.clear()
         for task in list(self._late_answers):
             task.cancel()
+        if self._view_sweeper is not None:
+            self._view_sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._view_sweeper
         await self._writer.close()
 
     # --- the decision clock ---------------------------------------------------------------
@@ -485,8 +518,22 @@ class MatchRuntime:
     def cached(self) -> int:
         return len(self._live)
 
+    async def _sweep_idle_views(self) -> None:
+        """Every second: the cached views of matches with no move for IDLE_VIEWS seconds go.
+        At a person's pace a match waits seconds between moves, and its views (a C64 Maze
+        mover's legal moves alone are 40 KiB of objects) would otherwise stay for all that
+        time in every one of thousands of matches; in a fast match they are always in use."""
+        while True:
+            await asyncio.sleep(1.0)
+            idle_since = time.monotonic() - IDLE_VIEWS
+            for live in self._live.values():
+                if live.moved_at < idle_since and live._views and not live.lock.locked():
+                    live.forget_views()
+
     async def get(self, match_id: str) -> LiveMatch | None:
         """The live match (active or finished), loaded from the database on first use."""
+        if self._view_sweeper is None:
+            self._view_sweeper = asyncio.create_task(self._sweep_idle_views())
         live = self._live.get(match_id)
         if live is not None:
             self._live.move_to_end(match_id)
@@ -910,6 +957,9 @@ class MoveWriter:
         self._pending: list[tuple[dict[str, Any], Outcome | None, asyncio.Future[bool]]] = []
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._pg: asyncpg.Connection | None = None
+        """PostgreSQL: the writer's own connection, outside the engine's pool (checking one out
+        of the pool for every batch cost more than the statement's own client CPU)."""
 
     async def write(self, row: dict[str, Any], outcome: Outcome | None) -> bool:
         if self._task is None or self._task.done():
@@ -924,6 +974,13 @@ class MoveWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self._drop_connection()
+
+    async def _drop_connection(self) -> None:
+        pg, self._pg = self._pg, None
+        if pg is not None:
+            with contextlib.suppress(Exception):
+                await pg.close(timeout=5)
 
     async def _run(self) -> None:
         while True:
@@ -991,10 +1048,11 @@ class MoveWriter:
     ) -> None:
         rows = [row for row, _outcome, _future in batch]
         outcomes = [None if o is None else json_text(o.to_json()) for _r, o, _f in batch]
-        async with self._engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            pg: asyncpg.Connection = raw.driver_connection  # type: ignore[assignment]
-            await pg.execute(
+        if self._pg is None or self._pg.is_closed():
+            url = self._engine.url.set(drivername="postgresql")
+            self._pg = await asyncpg.connect(url.render_as_string(hide_password=False))
+        try:
+            await self._pg.execute(
                 _PG_COMMIT_BATCH,
                 [r["match_id"] for r in rows],
                 [r["seq"] for r in rows],
@@ -1006,3 +1064,8 @@ class MoveWriter:
                 datetime.now(UTC),
                 [r["bot"] for r in rows],
             )
+        except _CONFLICTS:
+            raise  # the statement failed on its own: the connection is still good
+        except BaseException:
+            await self._drop_connection()  # broken or cancelled mid-statement: a new one next
+            raise

@@ -1,0 +1,39 @@
+"""uvicorn's WebSocket protocol (websockets, sans-I/O) with a permessage-deflate that keeps no
+zlib state between messages.
+
+uvicorn's own keeps a compressor and a decompressor alive for the life of every socket that
+negotiated compression (every browser offers it): about 50 KiB a socket even with its small
+window, 500 MiB for 10,000 idle sockets. Here both sides are asked not to take the context
+over from one message to the next (RFC 7692 `server_no_context_takeover`,
+`client_no_context_takeover`), so websockets makes the zlib objects for a message and drops
+them after it. A frame then compresses on its own (a 1 KB patch to about 230 B rather than
+to a few dozen bytes against the previous one), for about 10 us more CPU a frame.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.server import ServerProtocol
+
+
+class StatelessDeflateProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        if config.ws_per_message_deflate:
+            self.conn = ServerProtocol(
+                extensions=[
+                    ServerPerMessageDeflateFactory(
+                        server_no_context_takeover=True,
+                        client_no_context_takeover=True,
+                        server_max_window_bits=12,
+                        client_max_window_bits=12,
+                        compress_settings={"memLevel": 5},
+                    )
+                ],
+                max_size=config.ws_max_size,
+                logger=logging.getLogger("uvicorn.error"),
+            )

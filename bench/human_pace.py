@@ -1,0 +1,412 @@
+"""Human-pace benchmark: many live matches in one server process, each moving at a person's
+pace. Drives a *running* server (PostgreSQL behind it) and reads its memory from /proc.
+
+1. Makes `--matches` started C64 Maze matches straight through the services and the database
+   (two new guests each, no HTTP: no rate limit to lift), `--database-url` being the
+   server's database.
+2. Starts `--procs` generator processes; each opens the two player sockets of its share of
+   the matches (`--connect-concurrency` handshakes in flight per process), says hello with
+   the player's token and waits for the snapshot. The server's RSS with every socket idle is
+   read then (the cost of an idle socket is that rise divided by the sockets).
+3. For `--seconds`, the seat to move in each match waits a random think time (exponential,
+   mean `--think` seconds) and then sends a random legal move, so each match moves every
+   `--think` seconds on average. Every patch is applied and its version checked, as a browser
+   does. Latency runs from a move's submission to the *opponent* receiving the patch for it.
+
+It prints the matches and sockets, moves/s, latency p50/p99/max, errors, the server's RSS
+(idle, peak during the run, at the end; MiB), the server's CPU and each generator's CPU (the
+share of the machine the load itself took), the CPU count and load average.
+
+    python bench/human_pace.py --url http://127.0.0.1:8600 --server-pid $PID \
+        --database-url postgresql://postgres@127.0.0.1:5432/arcade_human --matches 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing as mp
+import os
+import random
+import resource
+import sys
+import time
+from typing import Any
+
+import orjson
+import websockets
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loadcore import apply_ops, percentile, process_cpu_seconds  # noqa: E402
+
+# --- 1. the matches, straight through the services -----------------------------------------
+
+
+async def make_matches(database_url: str, count: int) -> list[tuple[str, str, str]]:
+    """(match id, host token, guest token) for `count` new started C64 Maze matches."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from app.config import Settings
+    from app.db.session import make_engine, make_sessionmaker
+    from app.services.matches import create_match, join_match, start_match
+    from app.services.players import create_player
+
+    engine = make_engine(Settings(database_url=database_url).database_url)
+    made: list[tuple[str, str, str]] = []
+    try:
+        sessions = make_sessionmaker(engine)
+
+        async def one_batch(first: int, size: int) -> None:
+            async with sessions() as session:
+                for i in range(first, first + size):
+                    host, host_token = await create_player(session, name=f"Human {i}a")
+                    guest, guest_token = await create_player(session, name=f"Human {i}b")
+                    match = await create_match(
+                        session, host=host, game_id="c64-maze", options={}, seats=2
+                    )
+                    await join_match(session, match_id=match.id, player=guest, seat=None)
+                    await start_match(session, match_id=match.id, player=host)
+                    made.append((match.id, host_token, guest_token))
+                await session.commit()
+
+        batch = 100
+        jobs = [one_batch(first, min(batch, count - first)) for first in range(0, count, batch)]
+        for start in range(0, len(jobs), 8):  # eight sessions at a time
+            await asyncio.gather(*jobs[start : start + 8])
+    finally:
+        await engine.dispose()
+    return made
+
+
+# --- 2 and 3. a generator process ----------------------------------------------------------
+
+
+class Totals:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.errors = 0
+        self.error_codes: dict[str, int] = {}
+        self.finished = 0
+        self.closed = 0
+        self.frames = 0
+        self.frame_bytes = 0
+
+
+class MatchPlayers:
+    """The two players of one match, in this process: who moves waits a think time first."""
+
+    def __init__(self, match_id: str, tokens: tuple[str, str], rng: random.Random) -> None:
+        self.match_id = match_id
+        self.tokens = tokens
+        self.rng = rng
+        self.sent_at: dict[int, tuple[float, int]] = {}  # version -> (time, mover)
+
+
+async def player(
+    url: str,
+    match: MatchPlayers,
+    index: int,
+    think: float,
+    totals: Totals,
+    go: asyncio.Event,
+    stop_at: list[float],
+    ready: asyncio.Event,
+    gate: asyncio.Semaphore,
+    compression: bool,
+) -> None:
+    async with gate:
+        ws = await websockets.connect(
+            f"{url}/api/matches/{match.match_id}/ws",
+            max_size=2**22,
+            compression="deflate" if compression else None,
+            open_timeout=120,
+            ping_interval=None,  # the server pings; the client answers (as browsers do)
+        )
+        await ws.send(orjson.dumps({"type": "hello", "token": match.tokens[index]}).decode())
+        state: dict[str, Any] | None = None
+        version = -1
+        while state is None:
+            frame = orjson.loads(await ws.recv())
+            if frame["type"] == "snapshot":
+                state, version = frame["state"], frame["version"]
+    ready.set()
+    await go.wait()
+    mover: asyncio.Task[None] | None = None
+
+    async def move_later(at_version: int, legal: list[Any]) -> None:
+        await asyncio.sleep(match.rng.expovariate(1.0 / think))
+        if time.perf_counter() >= stop_at[0]:
+            return
+        match.sent_at[at_version + 1] = (time.perf_counter(), index)
+        await ws.send(
+            orjson.dumps(
+                {
+                    "type": "move",
+                    "id": f"{match.match_id}-{at_version + 1}",
+                    "move": match.rng.choice(legal),
+                    "version": at_version,
+                }
+            ).decode()
+        )
+
+    thinking_at = -1  # the version the think time under way answers: one move a position
+
+    def maybe_move() -> None:
+        nonlocal mover, thinking_at
+        assert state is not None
+        if state["status"] != "active" or not state["legal_moves"] or thinking_at == version:
+            return
+        if mover is not None:
+            mover.cancel()  # still thinking about an older position
+        thinking_at = version
+        mover = asyncio.create_task(move_later(version, state["legal_moves"]))
+
+    try:
+        maybe_move()
+        async with asyncio.timeout(max(0.01, stop_at[0] + 5.0 - time.perf_counter())):
+            while True:
+                text = await ws.recv()
+                now = time.perf_counter()
+                frame = orjson.loads(text)
+                kind = frame["type"]
+                if kind == "snapshot":
+                    state, version = frame["state"], frame["version"]
+                elif kind == "patch":
+                    if frame["version"] != version + 1:
+                        totals.errors += 1
+                        totals.error_codes["version_gap"] = (
+                            totals.error_codes.get("version_gap", 0) + 1
+                        )
+                    state = apply_ops(state, frame["ops"])
+                    version = frame["version"]
+                    totals.frames += 1
+                    totals.frame_bytes += len(text)
+                    started = match.sent_at.get(version)
+                    if started is not None and started[1] != index:
+                        del match.sent_at[version]
+                        if now < stop_at[0]:
+                            totals.latencies.append(now - started[0])
+                            totals.moves += 1
+                elif kind == "error":
+                    totals.errors += 1
+                    code = str(frame.get("code"))
+                    totals.error_codes[code] = totals.error_codes.get(code, 0) + 1
+                else:
+                    continue
+                if state["status"] != "active":
+                    totals.finished += 1
+                    await asyncio.sleep(max(0.0, stop_at[0] - time.perf_counter()))
+                    return
+                if state["you"] in state["active_seats"]:
+                    maybe_move()
+    except TimeoutError:
+        pass
+    except websockets.ConnectionClosed:
+        if time.perf_counter() < stop_at[0]:
+            totals.closed += 1
+    finally:
+        if mover is not None:
+            mover.cancel()
+        await ws.close()
+
+
+async def generate(
+    url: str,
+    share: list[tuple[str, str, str]],
+    think: float,
+    concurrency: int,
+    compression: bool,
+    seed: int,
+    conn: Any,
+) -> None:
+    totals = Totals()
+    gate = asyncio.Semaphore(concurrency)
+    go = asyncio.Event()
+    stop_at = [float("inf")]
+    readies: list[asyncio.Event] = []
+    tasks = []
+    for n, (match_id, *tokens) in enumerate(share):
+        match = MatchPlayers(match_id, (tokens[0], tokens[1]), random.Random(f"{seed}-{n}"))
+        for index in (0, 1):
+            ready = asyncio.Event()
+            readies.append(ready)
+            tasks.append(
+                asyncio.create_task(
+                    player(url, match, index, think, totals, go, stop_at, ready, gate, compression)
+                )
+            )
+    waiting = asyncio.gather(*(r.wait() for r in readies))
+    done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if waiting not in done:  # a socket failed before every one was open
+        for task in done:
+            task.result()
+    conn.send(("ready", len(readies)))
+    seconds = await asyncio.to_thread(conn.recv)  # the main process says when to start
+    cpu_from = time.process_time()
+    stop_at[0] = time.perf_counter() + seconds
+    go.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    conn.send(
+        {
+            "latencies": totals.latencies,
+            "moves": totals.moves,
+            "errors": totals.errors + len(failures),
+            "error_codes": totals.error_codes,
+            "failures": [repr(f) for f in failures[:3]],
+            "finished": totals.finished,
+            "closed": totals.closed,
+            "frames": totals.frames,
+            "frame_bytes": totals.frame_bytes,
+            "cpu": time.process_time() - cpu_from,
+        }
+    )
+
+
+def generator_main(
+    url: str,
+    share: list[tuple[str, str, str]],
+    think: float,
+    concurrency: int,
+    compression: bool,
+    seed: int,
+    conn: Any,
+) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        import uvloop
+
+        runner: Any = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    runner(generate(url, share, think, concurrency, compression, seed, conn))
+
+
+# --- the main process ----------------------------------------------------------------------
+
+
+def rss_mib(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of a process in MiB."""
+    values = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, amount, _unit = line.split()
+                values[key] = int(amount) / 1024
+    return values["VmRSS:"], values["VmHWM:"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--server-pid", type=int, required=True, help="the server (this machine)")
+    parser.add_argument("--database-url", required=True, help="the server's database")
+    parser.add_argument("--matches", type=int, default=5000)
+    parser.add_argument("--think", type=float, default=5.0, help="mean seconds between moves")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured time")
+    parser.add_argument("--procs", type=int, default=3, help="generator processes")
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument(
+        "--no-compression",
+        action="store_true",
+        help="do not offer permessage-deflate (browsers offer it; the default does too)",
+    )
+    args = parser.parse_args()
+    ws_url = args.url.replace("http", "ws", 1)
+    print(f"{os.cpu_count()} CPUs; 1-minute load average {os.getloadavg()[0]:.1f} at the start")
+    rss_start, _ = rss_mib(args.server_pid)
+    t0 = time.perf_counter()
+    matches = asyncio.run(make_matches(args.database_url, args.matches))
+    print(f"made {len(matches)} matches in {time.perf_counter() - t0:.1f} s", flush=True)
+
+    ctx = mp.get_context("spawn")
+    pipes, procs = [], []
+    for p in range(args.procs):
+        parent, child = ctx.Pipe()
+        share = matches[p :: args.procs]
+        proc = ctx.Process(
+            target=generator_main,
+            args=(
+                ws_url,
+                share,
+                args.think,
+                args.connect_concurrency,
+                not args.no_compression,
+                p,
+                child,
+            ),
+            daemon=True,
+        )
+        proc.start()
+        pipes.append(parent)
+        procs.append(proc)
+    t0 = time.perf_counter()
+    sockets = sum(pipe.recv()[1] for pipe in pipes)
+    rss_idle, _ = rss_mib(args.server_pid)
+    print(
+        f"{sockets} sockets open and greeted in {time.perf_counter() - t0:.1f} s; server RSS "
+        f"{rss_start:.0f} MiB before, {rss_idle:.0f} MiB with them idle "
+        f"({(rss_idle - rss_start) * 1024 / max(1, sockets):.1f} KiB a socket, matches "
+        "included)",
+        flush=True,
+    )
+    server_cpu_from = process_cpu_seconds(args.server_pid)
+    for pipe in pipes:
+        pipe.send(args.seconds)
+    peak = rss_idle
+    started = time.perf_counter()
+    while time.perf_counter() - started < args.seconds:
+        time.sleep(1.0)
+        peak = max(peak, rss_mib(args.server_pid)[0])
+    server_cpu = (process_cpu_seconds(args.server_pid) or 0.0) - (server_cpu_from or 0.0)
+    load = os.getloadavg()[0]
+    rss_end, _ = rss_mib(args.server_pid)
+    reports = [pipe.recv() for pipe in pipes]
+    for proc in procs:
+        proc.join(timeout=30)
+    latencies = [x * 1000 for r in reports for x in r["latencies"]]
+    moves = sum(r["moves"] for r in reports)
+    errors = sum(r["errors"] for r in reports)
+    codes: dict[str, int] = {}
+    for r in reports:
+        for code, n in r["error_codes"].items():
+            codes[code] = codes.get(code, 0) + n
+    frames = sum(r["frames"] for r in reports)
+    frame_bytes = sum(r["frame_bytes"] for r in reports)
+    print(
+        f"{len(matches)} matches, {sockets} sockets, think {args.think:.1f} s, "
+        f"{args.seconds:.0f} s measured, compression "
+        f"{'off' if args.no_compression else 'offered'}"
+    )
+    print(
+        f"moves/s {moves / args.seconds:.0f}; opponent latency p50 {percentile(latencies, 0.5):.1f}"
+        f" ms, p99 {percentile(latencies, 0.99):.1f} ms, max "
+        f"{max(latencies, default=float('nan')):.1f} ms over {moves} moves"
+    )
+    print(
+        f"errors {errors} {codes or ''}; sockets closed by the server "
+        f"{sum(r['closed'] for r in reports)}; matches finished "
+        f"{sum(r['finished'] for r in reports) // 2}; "
+        f"{frame_bytes / max(1, frames):.0f} bytes a patch frame"
+    )
+    for r in reports:
+        if r["failures"]:
+            print("  failures:", *r["failures"])
+    print(
+        f"server RSS MiB: idle {rss_idle:.0f}, peak {peak:.0f}, end {rss_end:.0f}; server CPU "
+        f"{server_cpu:.1f} s ({server_cpu / args.seconds * 100:.0f}% of a core, "
+        f"{server_cpu / max(1, moves) * 1e6:.0f} us a move)"
+    )
+    print(
+        "generator CPU: "
+        + ", ".join(f"{r['cpu'] / args.seconds * 100:.0f}%" for r in reports)
+        + f" of a core each ({args.procs} processes); {os.cpu_count()} CPUs; "
+        f"1-minute load average {load:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
