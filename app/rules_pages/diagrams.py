@@ -22,7 +22,6 @@ from app.engine.dice import SETUP_MOVE_NUMBER, Dice
 from app.engine.runtime import seat_state
 from app.rules_pages.source import page_source
 
-
 # Seats are named like friends at a table: a game's renderer may number players by turn
 # order ("Red · Player 1"), which a name "Player 2" for seat 1 would contradict.
 DIAGRAM_NAMES = ("Ada", "Bea", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
