@@ -36,6 +36,13 @@ from app.services.computer_turns import ComputerTurns
 from app.services.lobby_sweeper import LobbySweeper
 from app.static_files import load_static_tree, page_response, static_endpoint
 
+GC_THRESHOLDS = (700, 10, 10_000)
+"""gc.set_threshold: CPython's young generations as they are (a collection of the youngest
+every 700 new container objects, of the middle one every 10 of those), the oldest only every
+10,000 middle ones instead of 10. Measured under load (bench/README.md, "Garbage collection"):
+young collections cost about 1 us an object, so a larger youngest generation only makes
+longer pauses; full passes over thousands of sockets and matches are what must be rare."""
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 HTTP_CODES = {
     400: "bad_request",
@@ -64,12 +71,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Every move allocates many small short-lived dicts; with CPython's default thresholds
-        # the cyclic collector keeps rescanning the long-lived match caches (measured: it
-        # dominated the profile under load). Objects made during start-up are frozen out of it.
+        # The cyclic collector only has to find cycles: what a move makes dies by reference
+        # counting. Objects made during start-up are frozen out of it; see GC_THRESHOLDS.
         gc.collect()
         gc.freeze()
-        gc.set_threshold(50_000, 20, 100)
+        gc.set_threshold(*GC_THRESHOLDS)
         # ...which leaves what closed connections keep in cycles to a collection of its own.
         old_generation.configure(every=settings.gc_after_closed_sockets, min_interval=1.0)
         if settings.migrate_on_start:

@@ -27,7 +27,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine.dice import SETUP_MOVE_NUMBER, Dice  # noqa: E402
+from app.engine.dice import Dice  # noqa: E402
 from app.engine.registry import get_game  # noqa: E402
 from app.engine.runtime import LiveMatch  # noqa: E402
 from app.realtime.compact import Reader  # noqa: E402
@@ -40,22 +40,7 @@ def size(value: Any) -> int:
 def new_match(game_id: str, seed: str, players: int) -> LiveMatch:
     game = get_game(game_id)
     assert game is not None, f"no game {game_id!r}"
-    options = game.parse_options({})
-    state = game.begin(players, options, Dice(seed, SETUP_MOVE_NUMBER))
-    live = LiveMatch(
-        id=f"bench-{seed}",
-        game=game,
-        options=options,
-        seed=seed,
-        players=[f"p{i}" for i in range(players)],
-        names=[f"Player {i + 1}" for i in range(players)],
-        state=state,
-        version=0,
-        status="active",
-        outcome=None,
-    )
-    live.remember(0, state, [])
-    return live
+    return LiveMatch.in_memory(game, seed, players)
 
 
 def play_one(live: LiveMatch, rng: random.Random) -> bool:

@@ -37,7 +37,8 @@ from app.tutorials import tutorial
 HISTORY = 8
 """Versions kept for patches to connections that lag (further behind gets a snapshot) and for
 the stale-version rules. A C64 Maze state is about 2.5 KiB of objects: with thousands of live
-matches in a process, 16 of them a match were a quarter of its memory."""
+matches in a process, 16 of them a match were a quarter of its memory. A match idle for
+IDLE_VIEWS keeps only two (`LiveMatch.forget_views`)."""
 ANSWERS = 256
 """Move ids kept in memory per match for idempotent resubmission. Older ones are looked up in
 the moves table (its unique index on (match_id, client_id)), only when a resent move fails:
@@ -167,6 +168,27 @@ class LiveMatch:
     moved_at: float = 0.0
     """time.monotonic() of the last version this process made or learnt of."""
 
+    @classmethod
+    def in_memory(cls, game: Game, seed: str, players: int) -> LiveMatch:
+        """A match of `game` with its default options and placeholder players, begun from
+        `seed` and held only here: how benchmarks and tests play one with no database."""
+        options = game.parse_options({})
+        state = game.begin(players, options, Dice(seed, SETUP_MOVE_NUMBER))
+        live = cls(
+            id=f"in-memory-{seed}",
+            game=game,
+            options=options,
+            seed=seed,
+            players=[f"p{i}" for i in range(players)],
+            names=[f"Player {i + 1}" for i in range(players)],
+            state=state,
+            version=0,
+            status="active",
+            outcome=None,
+        )
+        live.remember(0, state, [])
+        return live
+
     def scripted(self) -> ScriptedMove | None:
         """The move the tutorial's script makes next, while it lasts."""
         if self.script is None or self.version >= len(self.script):
@@ -216,7 +238,9 @@ class LiveMatch:
 
     def forget_views(self) -> None:
         """Drops every cached view, patch, legal-move list and event text (they are rebuilt
-        from the history when asked for again). For a match waiting on a person's move."""
+        from the history when asked for again), and the history but for the last two
+        versions. For a match waiting on a person's move: its connections have been sent the
+        last version by now, and one that lags further gets a snapshot."""
         for cache in (
             self._views,
             self._patches,
@@ -226,6 +250,8 @@ class LiveMatch:
             self._board_patches,
         ):
             cache.clear()
+        while len(self.history) > 2:
+            self.history.popitem(last=False)
 
     def computers(self) -> dict[int, str]:
         """seat -> level of every seat a computer plays now (its own, or standing in)."""
@@ -411,8 +437,8 @@ the matches being played at once, or every move of a match that fell out reloads
 
 
 IDLE_VIEWS = 2.0
-"""Seconds without a move after which a match's cached views are dropped (see
-MatchRuntime._sweep_idle_views)."""
+"""Seconds without a move after which a match's cached views and all but two versions of its
+history are dropped (see MatchRuntime._sweep_idle_views)."""
 
 
 class MatchRuntime:

@@ -8,21 +8,15 @@ learns why once it reads again, and the connection holds no more than its write 
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import WebSocket
 
-
-def _protocol(websocket: WebSocket) -> Any:
-    # Starlette hands the server's `receive` through unwrapped: it is a method of uvicorn's
-    # protocol object for this connection.
-    return getattr(getattr(websocket, "_receive", None), "__self__", None)
+from app.realtime.wire import server_protocol
 
 
 def close_now(websocket: WebSocket, code: int, reason: str) -> bool:
     """Queues the close frame behind what is unsent and closes; False if this server (not
     uvicorn's websockets-sansio protocol) offers no way past a full buffer."""
-    protocol = _protocol(websocket)
+    protocol = server_protocol(websocket)
     conn = getattr(protocol, "conn", None)
     transport = getattr(protocol, "transport", None)
     if conn is None or transport is None or not hasattr(protocol, "close_sent"):

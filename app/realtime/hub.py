@@ -11,22 +11,35 @@ import asyncio
 import contextlib
 import json
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
+
+from app.realtime.lean import LeanQueue
 
 QUEUE_LIMIT = 1000  # a subscriber this far behind is dropped rather than eating memory
 
 
 class Inbox:
+    """One subscriber's notices. Every match socket holds one for its life: a lean queue, which
+    holds nothing while it is empty (app/realtime/lean.py)."""
+
+    __slots__ = ("at_once", "overflowed", "queue")
+
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_LIMIT)
+        self.queue: LeanQueue[dict[str, Any]] = LeanQueue()
         self.overflowed = False
+        self.at_once: Callable[[dict[str, Any]], bool] | None = None
+        """The subscriber's way to handle a notice in the publisher's call, without a task
+        switch, when none is queued before it: True if it did, False to have it queued."""
 
     def put(self, message: dict[str, Any]) -> None:
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
+        at_once = self.at_once
+        if at_once is not None and self.queue.empty() and at_once(message):
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
             self.overflowed = True
+            return
+        self.queue.put_nowait(message)
 
     async def get(self) -> dict[str, Any]:
         return await self.queue.get()

@@ -1,8 +1,9 @@
 """The match WebSocket: hello, move, sync and chat in; snapshot, patch, ack, error, presence,
 lobby and chat out.
 
-Each socket runs a receive task, a hub-listener task and a send task in one task group. A
-socket never holds a database session between messages. Every connection gets a patch for
+Each socket runs a receive task and a hub-listener task; its frames are written at once when
+the transport takes them and queued otherwise (app/realtime/writer.py). A socket never holds a
+database session between messages. Every connection gets a patch for
 every version (the mover's too, before its ack), computed between *views*, never raw states.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.routing import WebSocketRoute
 
 from app.api.guest_cookie import cookie_token, is_foreign_origin
 from app.context import AppContext, match_channel
@@ -29,6 +31,7 @@ from app.realtime.collector import old_generation
 from app.realtime.compact import Words
 from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
+from app.realtime.writer import FrameWriter
 from app.services import chat as chat_channels
 from app.services import computers
 from app.services import matches as lobby
@@ -48,8 +51,8 @@ def _dump(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-@router.websocket("/api/matches/{match_id}/ws")
-async def match_socket(websocket: WebSocket, match_id: str) -> None:
+async def match_socket(websocket: WebSocket) -> None:
+    match_id: str = websocket.path_params["match_id"]
     if is_foreign_origin(websocket):
         # The handshake carries the guest cookie whichever page opened it: another site's
         # page may not play as our guest. Closed before accept: the browser sees a 403.
@@ -59,6 +62,11 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     connection = MatchConnection(websocket.app.state.context, websocket, match_id)
     with contextlib.suppress(WebSocketDisconnect):
         await connection.serve()
+
+
+# A plain Starlette route: FastAPI's would keep two AsyncExitStacks (a 760-byte deque each)
+# open for the socket's life, for dependencies this endpoint does not have.
+router.routes.append(WebSocketRoute("/api/matches/{match_id}/ws", match_socket))
 
 
 async def presence_frame(context: AppContext, match_id: str) -> str:
@@ -104,6 +112,14 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
 
 
 class MatchConnection:
+    # Thousands of these live at once: slots, not a dict each.
+    __slots__ = (
+        "admitted", "closing", "compact", "connection_key", "context", "conversation",
+        "cookie_refused", "handling", "known", "lock", "match_id", "moving", "player_id",
+        "player_name", "seated",
+        "sent_version", "watch", "websocket", "words", "writer",
+    )
+
     def __init__(self, context: AppContext, websocket: WebSocket, match_id: str) -> None:
         self.context = context
         self.websocket = websocket
@@ -111,6 +127,8 @@ class MatchConnection:
         self.player_id: str | None = None
         self.player_name: str | None = None
         self.sent_version: int | None = None  # None until a snapshot went out
+        self.handling = False  # the listener is acting on a notice (it may be awaiting)
+        self.moving = False  # this connection's move is being made: its own patch waits
         self.watch: str | None = None  # the watch link offered in hello
         self.seated = False  # as of the last lobby summary: decides which chat it may read
         self.admitted = False  # past hello
@@ -118,8 +136,13 @@ class MatchConnection:
         self.words: Words | None = None  # the dictionary `known` refers to
         self.known = 0  # bit n set: this connection has been sent entry n of `words`
         settings = context.settings
-        self.outbox = Outbox(
-            max_frames=settings.socket_outbox_frames, max_bytes=settings.socket_outbox_bytes
+        self.writer = FrameWriter(
+            websocket,
+            Outbox(
+                max_frames=settings.socket_outbox_frames, max_bytes=settings.socket_outbox_bytes
+            ),
+            timeout=settings.socket_send_timeout,
+            on_stuck=self._too_slow,
         )
         self.lock = asyncio.Lock()
         self.connection_key = secrets.token_hex(8)  # rate limits per connection
@@ -134,9 +157,12 @@ class MatchConnection:
     def send_text(self, text: str) -> None:
         if self.closing is not None:
             return
-        if not self.outbox.put(text):
-            self.outbox.clear()  # nothing more goes out: the client resyncs when it is back
-            self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
+        if not self.writer.send(text):
+            self._too_slow()
+
+    def _too_slow(self) -> None:
+        self.writer.outbox.clear()  # nothing more goes out: the client resyncs when it is back
+        self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
 
     def hang_up(self, code: int, reason: str) -> None:
         """Ends this connection from anywhere (a send, a notice): serve() closes the socket."""
@@ -185,7 +211,6 @@ class MatchConnection:
 
     # --- life of a socket ------------------------------------------------------------------
     async def serve(self) -> None:
-        sender = asyncio.create_task(self._send_loop())
         self.conversation = asyncio.create_task(self._converse())
         try:
             await self.conversation
@@ -195,14 +220,13 @@ class MatchConnection:
                 raise
         finally:
             if self.closing is None:
-                await self._drain(sender)
+                await self._drain()
             else:
-                await self._close(sender, *self.closing)
-            # The exception that ends a connection keeps this frame, and with it its locals,
-            # alive: tasks left here would close a reference cycle (task -> its cancellation
-            # -> the exception -> this frame -> task) that only the full collection frees.
+                await self._close(*self.closing)
+            # The exception that ends a connection keeps this frame alive: a task left here
+            # would close a reference cycle (task -> its cancellation -> the exception -> this
+            # frame -> task) that only the full collection frees.
             self.conversation = None
-            del sender
             old_generation.connection_closed()
 
     async def _converse(self) -> None:
@@ -225,10 +249,12 @@ class MatchConnection:
                     build=functools.partial(presence_frame, context),
                     interval=context.settings.presence_interval,
                 )
+                inbox.at_once = self._advance_at_once
                 listener = asyncio.create_task(self._listen(inbox))
                 try:
                     await self._receive_loop()
                 finally:
+                    inbox.at_once = None
                     listener.cancel()
                     with contextlib.suppress(BaseException):
                         await listener
@@ -242,16 +268,15 @@ class MatchConnection:
                 ):
                     await context.absence.left(self.match_id, self.player_id)
 
-    async def _drain(self, sender: asyncio.Task[None]) -> None:
-        # Let queued frames go out (the last error, say) before the task stops.
+    async def _drain(self) -> None:
+        # Let queued frames go out (the last error, say) before the writer stops.
         await self._drain_now()
-        await self._stop(sender)
+        await self.writer.stop()
 
-    async def _close(self, sender: asyncio.Task[None], code: int, reason: str) -> None:
+    async def _close(self, code: int, reason: str) -> None:
         if code != CLOSE_TOO_SLOW:
             await self._drain_now()  # the error frame saying why goes out first
-        await self._stop(sender)
-        self.outbox.clear()
+        await self.writer.stop()
         if code == CLOSE_TOO_SLOW and close_now(self.websocket, code, reason):
             return
         with contextlib.suppress(Exception):
@@ -259,31 +284,6 @@ class MatchConnection:
                 self.websocket.close(code=code, reason=reason),
                 self.context.settings.socket_close_timeout,
             )
-
-    @staticmethod
-    async def _stop(sender: asyncio.Task[None]) -> None:
-        sender.cancel()
-        with contextlib.suppress(BaseException):
-            await sender
-
-    async def _send_loop(self) -> None:
-        timeout = self.context.settings.socket_send_timeout
-        loop = asyncio.get_running_loop()
-        try:
-            # One timeout context for the loop's life, armed only while a frame is written:
-            # wait_for would make a task for every frame.
-            async with asyncio.timeout(None) as deadline:
-                while True:
-                    text = await self.outbox.get()
-                    deadline.reschedule(loop.time() + timeout)
-                    try:
-                        await self.websocket.send_text(text)
-                    finally:
-                        self.outbox.done()
-                    deadline.reschedule(None)
-        except TimeoutError:
-            self.outbox.clear()
-            self.hang_up(CLOSE_TOO_SLOW, "too slow: reconnect for a fresh snapshot")
 
     async def _hello(self) -> bool:
         while True:
@@ -364,7 +364,7 @@ class MatchConnection:
 
     async def _drain_now(self) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.outbox.wait_empty(), timeout=1.0)
+            await self.writer.wait_idle(1.0)
 
     async def _greet(self) -> None:
         async with self.context.sessions() as session:
@@ -416,6 +416,7 @@ class MatchConnection:
         while True:
             notice = await inbox.get()
             kind = notice.get("kind")
+            self.handling = True
             try:
                 if kind == "version":
                     await self.advance_to(int(notice["version"]), notice.get("accepted"))
@@ -440,6 +441,8 @@ class MatchConnection:
                     await self._seats_changed(notice)
             except Exception:
                 log.exception("hub notice failed")
+            finally:
+                self.handling = False
 
     # --- outgoing state --------------------------------------------------------------------
     async def _live(self) -> LiveMatch | None:
@@ -471,23 +474,57 @@ class MatchConnection:
             if live is None:
                 return
             await self.context.runtime.ensure_version(live, version, accepted)
-            seat = live.seat_of(self.player_id)
-            for v in range(self.sent_version + 1, version + 1):
-                if not (live.has(v - 1) and live.has(v)):
-                    await self._snapshot_locked()  # too far behind for patches
-                    return
-                if self.compact:
-                    self.send(self._compact_frame(live, v, seat))
-                else:
-                    self.send(
-                        {
-                            "type": "patch",
-                            "version": v,
-                            "ops": live.patch(v, seat),
-                            "events": live.events_for(v, seat),
-                        }
-                    )
-                self.sent_version = v
+            if not self._has_patches(live, version):
+                await self._snapshot_locked()  # too far behind for patches
+                return
+            self._send_patches(live, version)
+
+    def _advance_at_once(self, notice: dict[str, Any]) -> bool:
+        """A version notice acted on in the publisher's call (the hub's `Inbox.at_once`): the
+        patches go out with no task switch when this process holds them and nothing else is
+        being done for this connection. False leaves the notice to the listener, in order."""
+        if (
+            notice.get("kind") != "version"
+            or self.handling
+            or self.moving
+            or self.lock.locked()
+            or self.sent_version is None
+        ):
+            return False
+        try:
+            version = int(notice["version"])
+            if version <= self.sent_version:
+                return True
+            live = self.context.runtime.cached_match(self.match_id)
+            if live is None or live.version < version or not self._has_patches(live, version):
+                return False  # another process made it, or a snapshot is due: the listener
+            self._send_patches(live, version)
+        except Exception:  # the publisher is another connection's move: never fail it
+            log.exception("version notice failed")
+            return False
+        return True
+
+    def _has_patches(self, live: LiveMatch, version: int) -> bool:
+        assert self.sent_version is not None
+        return all(live.has(v) for v in range(self.sent_version, version + 1))
+
+    def _send_patches(self, live: LiveMatch, version: int) -> None:
+        """The frames from the version after `sent_version` to `version` (all in `live`)."""
+        assert self.sent_version is not None
+        seat = live.seat_of(self.player_id)
+        for v in range(self.sent_version + 1, version + 1):
+            if self.compact:
+                self.send(self._compact_frame(live, v, seat))
+            else:
+                self.send(
+                    {
+                        "type": "patch",
+                        "version": v,
+                        "ops": live.patch(v, seat),
+                        "events": live.events_for(v, seat),
+                    }
+                )
+            self.sent_version = v
 
     def _compact_frame(self, live: LiveMatch, version: int, seat: int | None) -> dict[str, Any]:
         patch = live.compact_patch(version, seat)
@@ -566,13 +603,19 @@ class MatchConnection:
             raise ArcadeError("bad_request", "version must be an integer.")
         if "move" not in message:
             raise ArcadeError("bad_request", 'A move message needs a "move".')
-        new_version = await self.context.runtime.submit(
-            self.match_id,
-            player_id=self.player_id,
-            raw_move=message["move"],
-            client_id=move_id,
-            version=version,
-        )
+        # The others' patches go out in the announcement's call; the mover's is sent here,
+        # after theirs (the latency that matters is the move reaching the others).
+        self.moving = True
+        try:
+            new_version = await self.context.runtime.submit(
+                self.match_id,
+                player_id=self.player_id,
+                raw_move=message["move"],
+                client_id=move_id,
+                version=version,
+            )
+        finally:
+            self.moving = False
         await self.advance_to(new_version)  # the mover's patch goes out before its ack
         self.send({"type": "ack", "id": move_id, "version": new_version})
 

@@ -13,9 +13,9 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, MatchSeat, Move, Player
@@ -151,14 +151,27 @@ async def set_turn_timer(
 
 
 # --- presence that outlives a socket ----------------------------------------------------------
+SEEN_BATCH = 500
+"""Pairs `mark_seen` writes in one statement run."""
+
+
 async def mark_seen(session: AsyncSession, pairs: list[tuple[str, str]], now: datetime) -> None:
     """(match id, player id) pairs with a socket open now, or closing now."""
-    for match_id, player_id in pairs:
-        await session.execute(
-            update(MatchSeat)
-            .where(MatchSeat.match_id == match_id, MatchSeat.player_id == player_id)
-            .values(seen_at=now)
-        )
+    if not pairs:
+        return
+    # One statement run for every pair (the driver's executemany), not a statement each: the
+    # heartbeat names every seated player with a socket open here, thousands on a busy
+    # process, and a statement each cost more CPU than the moves in between. In runs of
+    # SEEN_BATCH, so that encoding them never holds the event loop for long.
+    seats = cast(Table, MatchSeat.__table__)
+    statement = (
+        update(seats)
+        .where(seats.c.match_id == bindparam("m"), seats.c.player_id == bindparam("p"))
+        .values(seen_at=now)
+    )
+    for start in range(0, len(pairs), SEEN_BATCH):
+        batch = pairs[start : start + SEEN_BATCH]
+        await session.execute(statement, [{"m": match, "p": player} for match, player in batch])
 
 
 async def seen_times(session: AsyncSession, match: Match) -> dict[str, datetime]:

@@ -18,7 +18,7 @@ import jsonpatch
 import orjson
 import pytest
 
-from app.engine.dice import SETUP_MOVE_NUMBER, Dice
+from app.engine.dice import Dice
 from app.engine.registry import all_games, get_game
 from app.engine.runtime import LiveMatch
 from app.realtime import compact
@@ -35,22 +35,7 @@ GAMES = [*C64, "tube-tanks", "cd-thief", "joystick-heroes"]
 def _match(game_id: str, seed: int, players: int) -> LiveMatch:
     game = get_game(game_id)
     assert game is not None
-    options = game.parse_options({})
-    state = game.begin(players, options, Dice(str(seed), SETUP_MOVE_NUMBER))
-    live = LiveMatch(
-        id=f"m{seed}",
-        game=game,
-        options=options,
-        seed=str(seed),
-        players=[f"p{i}" for i in range(players)],
-        names=[f"P{i}" for i in range(players)],
-        state=state,
-        version=0,
-        status="active",
-        outcome=None,
-    )
-    live.remember(0, state, [])
-    return live
+    return LiveMatch.in_memory(game, str(seed), players)
 
 
 def _move(live: LiveMatch, rng: random.Random) -> bool:

@@ -6,7 +6,6 @@ by when they ended. The clock is the `now` handed to the services: nothing sleep
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -23,17 +22,6 @@ from app.services.players import create_player
 
 TTL = timedelta(minutes=30)
 IDLE = timedelta(minutes=60)
-
-
-@pytest.fixture
-async def session(database_url: str) -> AsyncIterator[AsyncSession]:
-    await asyncio.to_thread(upgrade_to_head, database_url)
-    engine = make_engine(database_url)
-    try:
-        async with make_sessionmaker(engine)() as opened:
-            yield opened
-    finally:
-        await engine.dispose()
 
 
 async def _players(session: AsyncSession, *names: str) -> list[Player]:

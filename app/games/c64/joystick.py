@@ -16,7 +16,7 @@ player may not do raises `IllegalMove` with a sentence for that player.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import combinations, product
 from typing import Any, Final, NamedTuple
 
 from app.engine.contract import IllegalMove, Move
@@ -75,17 +75,21 @@ def is_ready(joy: Joystick) -> bool:
     return joy["axis"] is not None and not joy["must_return"]
 
 
-def line_cells(axis: str, cell: Cell) -> list[Cell]:
+_LINES: Final = {
+    (axis, (r, c)): ((r, 0), (r, 1), (r, 2)) if axis == "row" else ((0, c), (1, c), (2, c))
+    for axis in ("row", "col")
+    for r, c in CELLS
+}
+
+
+def line_cells(axis: str, cell: Cell) -> tuple[Cell, Cell, Cell]:
     """The three cells of the line of `axis` ("row" or "col") through `cell`."""
-    r, c = cell
-    if axis == "row":
-        return [(r, 0), (r, 1), (r, 2)]
-    return [(0, c), (1, c), (2, c)]
+    return _LINES[axis, cell]
 
 
 def empty_cells(joy: Joystick) -> list[Cell]:
     grid = joy["grid"]
-    return [(r, c) for r, c in CELLS if grid[r][c] is None]
+    return [cell for cell in CELLS if grid[cell[0]][cell[1]] is None]
 
 
 def find_card(joy: Joystick, card: int) -> Cell | None:
@@ -105,12 +109,42 @@ def next_cards(joy: Joystick, to: Cell) -> list[int]:
 
 
 # --- legal moves ------------------------------------------------------------------------------
-def _face_choices(cards: list[int]) -> list[list[dict[str, Any]]]:
-    a, b = sorted(cards)
-    return [
-        [{"card": a, "face": fa}, {"card": b, "face": fb}]
-        for fa, fb in product(CARD_FACES[a], CARD_FACES[b])
-    ]
+# A seat's legal moves are rebuilt on most moves and kept in the cached views (a set-up list is
+# 72 moves), so every part of a move that depends only on card ids and cells is built once,
+# here, and shared by all moves and lists: each choice of faces for two cards, each take move
+# (36 pairs of cards, 4 choices of faces each), each "to" cell, and each move without "next".
+# Sharing is safe only because nothing changes a legal move or any part of it once it is
+# built (the server compares them with submitted moves, diffs and serialises the views that
+# hold them; bots pick one and hand it to `apply`, which only reads it): treat a legal move as
+# an immutable value and copy it before changing anything in it.
+def _tables() -> tuple[dict[tuple[int, int], Any], dict[tuple[int, int], Any]]:
+    """Two cards' face choices and take moves, keyed by the pair in either order (the moves
+    list the lower id first, as `parse_move` does)."""
+    choices: dict[tuple[int, int], tuple[list[dict[str, Any]], ...]] = {}
+    takes: dict[tuple[int, int], tuple[Move, ...]] = {}
+    for a, b in combinations(CARD_IDS, 2):
+        pair_choices = tuple(
+            [{"card": a, "face": fa}, {"card": b, "face": fb}]
+            for fa, fb in product(CARD_FACES[a], CARD_FACES[b])
+        )
+        pair_takes = tuple({"type": "take", "cards": cards} for cards in pair_choices)
+        choices[a, b] = choices[b, a] = pair_choices
+        takes[a, b] = takes[b, a] = pair_takes
+    return choices, takes
+
+
+_FACE_CHOICES, _TAKE_MOVES = _tables()
+_TO: Final = {cell: list(cell) for cell in CELLS}
+_PLAY_MOVES: Final = {
+    (card, cell): {"type": "play", "card": card, "to": _TO[cell]}
+    for card in CARD_IDS
+    for cell in CELLS
+}
+_RETURN_MOVES: Final = {
+    (card, cell): {"type": "return", "card": card, "to": _TO[cell]}
+    for card in CARD_IDS
+    for cell in CELLS
+}
 
 
 def take_moves(joy: Joystick) -> list[Move]:
@@ -119,12 +153,10 @@ def take_moves(joy: Joystick) -> list[Move]:
         return []
     grid = joy["grid"]
     moves: list[Move] = []
-    for axis in ("row", "col"):
-        for i in range(3):
-            cells = line_cells(axis, (i, i))
-            for x, y in ((0, 1), (0, 2), (1, 2)):
-                pair = [grid[cells[x][0]][cells[x][1]], grid[cells[y][0]][cells[y][1]]]
-                moves.extend({"type": "take", "cards": cards} for cards in _face_choices(pair))
+    for a, b, c in (*grid, *zip(*grid, strict=True)):  # the rows, then the columns
+        moves += _TAKE_MOVES[a, b]
+        moves += _TAKE_MOVES[a, c]
+        moves += _TAKE_MOVES[b, c]
     return moves
 
 
@@ -132,11 +164,8 @@ def return_moves(joy: Joystick) -> list[Move]:
     """Set-up, Player 2/4: any active card to any empty space."""
     if not joy["must_return"]:
         return []
-    return [
-        {"type": "return", "card": a["card"], "to": [r, c]}
-        for a in joy["active"]
-        for r, c in empty_cells(joy)
-    ]
+    empties = empty_cells(joy)
+    return [_RETURN_MOVES[a["card"], to] for a in joy["active"] for to in empties]
 
 
 def play_moves(joy: Joystick) -> list[Move]:
@@ -144,14 +173,19 @@ def play_moves(joy: Joystick) -> list[Move]:
     active = joy["active"]
     empties = empty_cells(joy)
     if len(active) > 1:
-        return [
-            {"type": "play", "card": a["card"], "to": [r, c]} for a in active for r, c in empties
-        ]
+        return [_PLAY_MOVES[a["card"], to] for a in active for to in empties]
+    grid = joy["grid"]
+    across = PERPENDICULAR[joy["axis"]]
     moves: list[Move] = []
     for a in active:
+        card = a["card"]
         for to in empties:
-            for cards in _face_choices(next_cards(joy, to)):
-                moves.append({"type": "play", "card": a["card"], "to": list(to), "next": cards})
+            x, y = (grid[r][c] for r, c in _LINES[across, to] if (r, c) != to)  # next_cards
+            cell = _TO[to]
+            moves += [
+                {"type": "play", "card": card, "to": cell, "next": cards}
+                for cards in _FACE_CHOICES[x, y]
+            ]
     return moves
 
 

@@ -1,0 +1,47 @@
+"""A match waiting on a person's move drops its cached views and all but the last two versions
+of its history (`LiveMatch.forget_views`, run for idle matches): what it sends afterwards is
+exactly what it would have sent had it kept them."""
+
+from __future__ import annotations
+
+import random
+
+from app.engine.dice import Dice
+from app.engine.registry import get_game
+from app.engine.runtime import LiveMatch
+
+
+def _started(game_id: str, players: int) -> LiveMatch:
+    game = get_game(game_id)
+    assert game is not None
+    return LiveMatch.in_memory(game, "idle-views", players)
+
+
+def _play(live: LiveMatch, rng: random.Random) -> None:
+    game = live.game
+    seat = rng.choice(sorted(game.active_seats(live.state)))
+    move = rng.choice(game.legal_moves(live.state, seat))
+    state, events = game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
+    live.state, live.version = state, live.version + 1
+    live.remember(live.version, state, events)
+
+
+def test_frames_after_forgetting_are_the_frames_kept_views_make() -> None:
+    kept, idle = _started("c64-maze", 2), _started("c64-maze", 2)
+    rng_kept, rng_idle = random.Random(7), random.Random(7)
+    viewers = (0, 1, None)
+    for _ in range(30):
+        for live in (kept, idle):
+            for seat in viewers:
+                live.viewer_state(live.version, seat)
+        idle.forget_views()
+        assert len(idle.history) <= 2
+        _play(kept, rng_kept)
+        _play(idle, rng_idle)
+        for seat in viewers:
+            assert idle.patch(idle.version, seat) == kept.patch(kept.version, seat)
+            assert idle.events_for(idle.version, seat) == kept.events_for(kept.version, seat)
+            assert idle.viewer_state(idle.version, seat) == kept.viewer_state(kept.version, seat)
+    idle.forget_views()
+    assert not idle.has(idle.version - 2)  # a connection this far behind gets a snapshot
+    assert kept.has(kept.version - 2)
