@@ -171,3 +171,13 @@ def test_every_rules_page_a_file_cites_exists(texts: dict[str, str]) -> None:
         page: sorted(files)[:3] for page, files in cited.items() if not (ROOT / page).is_file()
     }
     assert missing == {}, f"rules pages cited but missing: {missing}"
+
+
+def test_no_tracked_file_is_a_symbolic_link() -> None:
+    """A link points somewhere a clone may not have (a committed `.venv` link once made CI use
+    a virtualenv from outside the checkout). git records a link with mode 120000."""
+    staged = subprocess.run(
+        ["git", "ls-files", "-s", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    links = [entry.split("\t", 1)[1] for entry in staged.split("\0") if entry.startswith("120000 ")]
+    assert links == [], f"symbolic links are tracked: {links}"
