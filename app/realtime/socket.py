@@ -616,8 +616,9 @@ class MatchConnection:
             )
         finally:
             self.moving = False
-        await self.advance_to(new_version)  # the mover's patch goes out before its ack
-        self.send({"type": "ack", "id": move_id, "version": new_version})
+        with self.writer.together():
+            await self.advance_to(new_version)  # the mover's patch goes out before its ack
+            self.send({"type": "ack", "id": move_id, "version": new_version})
 
     async def _on_sync(self, _message: dict[str, Any]) -> None:
         if not await self._within_limits(

@@ -37,9 +37,11 @@ def direct_writer(websocket: WebSocket) -> Any:
     return protocol
 
 
-def write(protocol: Any, websocket: WebSocket, text: str) -> bool:
+def write(protocol: Any, websocket: WebSocket, text: str, *, hold: bool = False) -> bool:
     """Writes one text frame now; False (nothing written) if uvicorn's `send` would wait for
-    a paused transport or would not send at all."""
+    a paused transport or would not send at all. With `hold` the frame is framed but stays in
+    the connection's output until `flush` (or any other write of uvicorn's, which takes all of
+    that output in order), so that frames sent together cost one write."""
     if (
         not protocol.writable.is_set()
         or protocol.close_sent
@@ -55,5 +57,16 @@ def write(protocol: Any, websocket: WebSocket, text: str) -> bool:
         conn.send_text(text.encode())
     except InvalidState:  # the client's close frame came in: the awaited path says so
         return False
-    transport.write(b"".join(conn.data_to_send()))
+    if not hold:
+        transport.write(b"".join(conn.data_to_send()))
     return True
+
+
+def flush(protocol: Any) -> None:
+    """Writes the frames `write` held, if the transport is still there to take them."""
+    transport = protocol.transport
+    if transport is None or transport.is_closing():
+        return
+    output = protocol.conn.data_to_send()
+    if output:
+        transport.write(b"".join(output))

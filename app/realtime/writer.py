@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi import WebSocket
@@ -28,7 +28,17 @@ def _nothing() -> None:
 
 
 class FrameWriter:
-    __slots__ = ("_protocol", "_stopped", "_task", "on_stuck", "outbox", "timeout", "websocket")
+    __slots__ = (
+        "_held",
+        "_holding",
+        "_protocol",
+        "_stopped",
+        "_task",
+        "on_stuck",
+        "outbox",
+        "timeout",
+        "websocket",
+    )
 
     def __init__(
         self,
@@ -45,6 +55,8 @@ class FrameWriter:
         self._protocol: Any = wire.direct_writer(websocket)
         self._task: asyncio.Task[None] | None = None  # only while frames wait
         self._stopped = False
+        self._holding = False  # inside `together`
+        self._held = False  # a frame was framed but not yet written
 
     @property
     def idle(self) -> bool:
@@ -58,14 +70,31 @@ class FrameWriter:
         if (
             self._task is None
             and self._protocol is not None
-            and wire.write(self._protocol, self.websocket, text)
+            and wire.write(self._protocol, self.websocket, text, hold=self._holding)
         ):
+            self._held = self._holding
             return True
         if not self.outbox.put(text):
             return False
         if self._task is None:
             self._task = asyncio.create_task(self._write_queued())
         return True
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """The frames sent inside go out in one write at the end (a move's patch and its ack:
+        one system call instead of two). Frames that must queue still queue, after these."""
+        if self._holding:
+            yield
+            return
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+            if self._held:
+                self._held = False
+                wire.flush(self._protocol)
 
     async def _write_queued(self) -> None:
         loop = asyncio.get_running_loop()

@@ -7,6 +7,7 @@ import hashlib
 import random
 
 import httpx
+from sqlalchemy import text
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
@@ -116,3 +117,44 @@ async def test_the_match_cache_is_bounded_and_a_dropped_match_comes_back_identic
     assert runtime.cached() == 2
     await runtime.close()
     await engine.dispose()
+
+
+async def test_moves_of_many_matches_at_once_are_each_committed_once(database_url: str) -> None:
+    """Group commit (MoveWriter): moves of twenty matches submitted together
+    are all accepted, each stored once with the version it was acknowledged with, and the
+    matches' versions in the database are the last ones."""
+    await asyncio.to_thread(upgrade_to_head, database_url)
+    engine = make_engine(database_url)
+
+    async def announce(_match_id: str, _version: int, _accepted: dict) -> None:
+        return None
+
+    runtime = MatchRuntime(engine, announce)
+    async with make_sessionmaker(engine)() as session:
+        matches = [await started_match_in_db(session) for _ in range(20)]
+    acked: dict[str, list[int]] = {match_id: [] for match_id, _ in matches}
+
+    async def play(match_id: str, players: list[str], seed: int) -> None:
+        chooser = random.Random(seed)
+        live = await runtime.get(match_id)
+        assert live is not None
+        for number in range(8):
+            if live.status != "active":
+                break
+            seat = chooser.choice(sorted(live.game.active_seats(live.state)))
+            move = chooser.choice(live.game.legal_moves(live.state, seat))
+            version = await runtime.submit(
+                match_id, player_id=players[seat], raw_move=move, client_id=f"m{number}"
+            )
+            acked[match_id].append(version)
+
+    await asyncio.gather(*(play(m, p, seed) for seed, (m, p) in enumerate(matches)))
+    await runtime.close()
+    async with engine.connect() as conn:
+        stored = (await conn.execute(text("SELECT match_id, seq FROM moves"))).all()
+        versions = dict((await conn.execute(text("SELECT id, version FROM matches"))).all())
+    await engine.dispose()
+    assert sorted(stored) == sorted((m, v) for m, vs in acked.items() for v in vs)
+    for match_id, versions_acked in acked.items():
+        assert versions_acked == list(range(1, len(versions_acked) + 1))
+        assert versions[match_id] == versions_acked[-1]

@@ -94,6 +94,29 @@ async def test_a_frame_is_written_at_once_without_a_task_while_the_transport_tak
     assert writer.idle and len(writer.outbox) == 0
 
 
+async def test_frames_sent_together_go_out_in_one_write_in_order() -> None:
+    writer, protocol, _ = _writer()
+    writer.send("before")
+    with writer.together():
+        assert writer.send("patch") and writer.send("ack")
+        assert _sent(protocol) == [b"before"]  # held until the end
+    assert _sent(protocol) == [b"before", b"patchack"]
+    with writer.together():
+        pass  # nothing held: nothing written
+    assert len(_sent(protocol)) == 2 and writer.idle
+
+
+async def test_a_frame_that_must_queue_while_held_frames_wait_goes_out_after_them() -> None:
+    writer, protocol, _ = _writer()
+    with writer.together():
+        writer.send("patch")
+        protocol.writable.clear()  # the transport paused meanwhile
+        writer.send("ack")  # queued: uvicorn's send will take the held frame first
+    protocol.writable.set()
+    await writer.wait_idle(1.0)
+    assert b"".join(_sent(protocol)) == b"patchack" and writer.idle
+
+
 async def test_frames_wait_while_the_transport_is_paused_and_go_out_in_order() -> None:
     writer, protocol, stuck = _writer()
     writer.send("1")
