@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     syncs_per_connection: str = "10/minute"
     syncs_per_player: str = "30/minute"
     chat_per_player: str = "30/minute"
+    # Every open page of a player asks for her waiting matches every 30 s while it is seen.
+    turn_reads_per_player: str = "30/minute;1000/hour"
     rate_limit_key_prefix: str = "arcade-limits"
     # Stale tables. An open lobby nobody joins, leaves, changes or starts for this long
     # closes (abandoned, reason "expired"); a sweeper looks for such lobbies every
@@ -152,6 +154,7 @@ class Settings(BaseSettings):
         "syncs_per_connection",
         "syncs_per_player",
         "chat_per_player",
+        "turn_reads_per_player",
     )
     @classmethod
     def _rate_limit(cls, value: str) -> str:

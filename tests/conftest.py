@@ -36,6 +36,7 @@ RELAXED_LIMITS = {
     "syncs_per_connection": "100000/minute",
     "syncs_per_player": "100000/minute",
     "chat_per_player": "100000/minute",
+    "turn_reads_per_player": "100000/minute",
 }
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +15,28 @@ class PlayerCreate(BaseModel):
 class PlayerPublic(BaseModel):
     id: str
     name: str
+
+
+class TurnWaiting(BaseModel):
+    """A match where it is your move."""
+
+    match_id: str
+    game: str
+    game_name: str
+    version: int
+    seat: int
+    opponents: list[str] = Field(description="the other seated players' names, in seat order")
+    since: datetime = Field(description="when it became your turn (the last move, or the start)")
+    deadline: datetime | None = Field(
+        description="when the turn timer runs out for you; null without a turn timer"
+    )
+
+
+class TurnsWaiting(BaseModel):
+    turns: list[TurnWaiting] = Field(
+        description="a running clock first, the soonest first; then the longest waiting first"
+    )
+    count: int
 
 
 class PlayerCreated(PlayerPublic):

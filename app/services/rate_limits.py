@@ -193,6 +193,14 @@ limit_list_reads = _guarded(
         "Too many lists of matches were read from your address.",
     )
 )
+limit_turn_reads = _guarded(
+    Door(
+        "turn_reads_per_player",
+        "turns",
+        "player",
+        "Too many looks at the matches waiting for you.",
+    )
+)
 # Verifying a record re-runs a whole match through the rules.
 limit_verifications = _guarded(
     Door(
@@ -209,5 +217,6 @@ LobbyCreationLimit = Annotated[None, Depends(limit_lobby_creation)]
 LobbyWriteLimit = Annotated[None, Depends(limit_lobby_writes)]
 HttpMoveLimit = Annotated[None, Depends(limit_http_moves)]
 ListReadLimit = Annotated[None, Depends(limit_list_reads)]
+TurnReadLimit = Annotated[None, Depends(limit_turn_reads)]
 RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
 VerificationLimit = Annotated[None, Depends(limit_verifications)]

@@ -1,14 +1,17 @@
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from fastapi import APIRouter, Request, Response, status
 
-from app.api.deps import BearerPlayer, CurrentPlayer, SessionDep
+from app.api.deps import BearerPlayer, ContextDep, CurrentPlayer, SessionDep
 from app.api.guest_cookie import clear_guest_cookie, is_foreign_origin, set_guest_cookie
 from app.api.responses import BAD_INPUT, COMMON, FORBIDDEN, GUEST_CHANGE, GUEST_READ, TOKEN
-from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic
+from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic, TurnsWaiting, TurnWaiting
 from app.errors import ArcadeError
 from app.services.players import create_player, rename_player
-from app.services.rate_limits import GuestCreationLimit
+from app.services.rate_limits import GuestCreationLimit, TurnReadLimit
+from app.services.turns import waiting_for
 
 router = APIRouter(prefix="/api/players", tags=["players"], responses=COMMON)
 
@@ -35,6 +38,17 @@ async def create_guest(
 async def read_me(player: CurrentPlayer) -> PlayerPublic:
     """The player the token (Bearer header or cookie) belongs to."""
     return PlayerPublic(id=player.id, name=player.name)
+
+
+@router.get("/me/turns", response_model=TurnsWaiting, responses=GUEST_READ)
+async def read_my_turns(
+    player: CurrentPlayer, session: SessionDep, context: ContextDep, _: TurnReadLimit
+) -> TurnsWaiting:
+    """The matches waiting for your move, each with when it became your turn and, with a turn
+    timer, when your time runs out: a running clock first (the soonest first), then the longest
+    waiting. Lessons and seats a computer stands in for are left out."""
+    turns = await waiting_for(session, context.runtime, player.id)
+    return TurnsWaiting(turns=[TurnWaiting(**asdict(t)) for t in turns], count=len(turns))
 
 
 @router.patch("/me", response_model=PlayerPublic, responses=GUEST_CHANGE)
