@@ -102,8 +102,14 @@ class MatchUpdate(BaseModel):
     private: bool | None = Field(default=None, description="only players and invited watch")
     turn_timer: int | None = Field(
         default=None,
-        description="seconds per turn (30, 60, 120, 300 or 600), or null for none; while the "
-        "lobby is open",
+        description="seconds per turn: live 30, 60, 120, 300 or 600, or null for none; "
+        "turn-based 3600, 28800, 86400, 259200 or 604800; while the lobby is open",
+    )
+    pace: Literal["live", "turn-based"] | None = Field(
+        default=None,
+        description="live (everyone at the table) or turn-based (a time per move of an hour to "
+        "a week, nobody needs to be online); follows from turn_timer, which it checks or, "
+        "alone, sets (turn-based: a day; live: none)",
     )
 
 
