@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 
 class PlayerCreate(BaseModel):
@@ -37,6 +37,35 @@ class TurnsWaiting(BaseModel):
         description="a running clock first, the soonest first; then the longest waiting first"
     )
     count: int
+
+
+class FriendPublic(BaseModel):
+    """Someone you shared a table with."""
+
+    id: str
+    name: str
+    last_played_at: datetime
+    last_game: str
+    last_game_name: str
+    matches: int = Field(description="tables shared (lessons not counted)")
+
+
+class FriendsPublic(BaseModel):
+    friends: list[FriendPublic] = Field(description="the most recent table first, at most 20")
+
+
+class InvitationPublic(BaseModel):
+    """An open lobby a friend invited you to."""
+
+    match_id: str
+    game: str
+    game_name: str
+    host: str = Field(description="the name of who invited you")
+    invited_at: datetime
+
+
+class InvitationsPublic(BaseModel):
+    invitations: list[InvitationPublic] = Field(description="the newest first")
 
 
 class PlayerCreated(PlayerPublic):
@@ -89,6 +118,12 @@ class MatchCreate(BaseModel):
     seats: int | None = Field(default=None, ge=1, le=8)
     private: bool = False
     nonce: str | None = NONCE
+    invite: list[Annotated[str, StringConstraints(min_length=1, max_length=32)]] = Field(
+        default_factory=list,
+        max_length=7,
+        description="ids of people you played with recently (GET /api/players/me/friends) to "
+        "invite to this lobby",
+    )
 
 
 class JoinRequest(BaseModel):

@@ -27,7 +27,7 @@ from app.engine.contract import Game, Outcome
 from app.engine.registry import get_game
 from app.engine.runtime import stand_ins_of
 from app.errors import ArcadeError
-from app.services import computers, replays
+from app.services import computers, friends, replays
 from app.services import matches as lobby
 from app.services.rate_limits import (
     HttpMoveLimit,
@@ -116,6 +116,7 @@ async def create_match(
         nonce=body.nonce,
         max_open=context.settings.max_open_lobbies_per_player,
     )
+    await friends.invite(session, match, player, body.invite)
     await session.commit()
     return await summary_for(context, session, match, player.id)
 

@@ -1,14 +1,26 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, Path, Request, Response, status
 
 from app.api.deps import BearerPlayer, ContextDep, CurrentPlayer, SessionDep
 from app.api.guest_cookie import clear_guest_cookie, is_foreign_origin, set_guest_cookie
 from app.api.responses import BAD_INPUT, COMMON, FORBIDDEN, GUEST_CHANGE, GUEST_READ, TOKEN
-from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic, TurnsWaiting, TurnWaiting
+from app.api.schemas import (
+    FriendPublic,
+    FriendsPublic,
+    InvitationPublic,
+    InvitationsPublic,
+    PlayerCreate,
+    PlayerCreated,
+    PlayerPublic,
+    TurnsWaiting,
+    TurnWaiting,
+)
 from app.errors import ArcadeError
+from app.services.friends import decline, invitations, recent_friends
 from app.services.players import create_player, rename_player
 from app.services.rate_limits import GuestCreationLimit, TurnReadLimit
 from app.services.turns import waiting_for
@@ -49,6 +61,40 @@ async def read_my_turns(
     waiting. Lessons and seats a computer stands in for are left out."""
     turns = await waiting_for(session, context.runtime, player.id)
     return TurnsWaiting(turns=[TurnWaiting(**asdict(t)) for t in turns], count=len(turns))
+
+
+@router.get("/me/friends", response_model=FriendsPublic, responses=GUEST_READ)
+async def read_my_friends(
+    player: CurrentPlayer, session: SessionDep, _: TurnReadLimit
+) -> FriendsPublic:
+    """The people you shared a table with recently (computers and lessons left out), the most
+    recent first: whom "Play again with them" can invite (`invite` of POST /api/matches)."""
+    found = await recent_friends(session, player.id)
+    return FriendsPublic(friends=[FriendPublic(**asdict(f)) for f in found])
+
+
+@router.get("/me/invitations", response_model=InvitationsPublic, responses=GUEST_READ)
+async def read_my_invitations(
+    player: CurrentPlayer, session: SessionDep, _: TurnReadLimit
+) -> InvitationsPublic:
+    """Open lobbies a friend invited you to that you have not joined, the newest first."""
+    found = await invitations(session, player.id)
+    return InvitationsPublic(invitations=[InvitationPublic(**asdict(i)) for i in found])
+
+
+@router.delete(
+    "/me/invitations/{match_id}", status_code=status.HTTP_204_NO_CONTENT, responses=GUEST_CHANGE
+)
+async def decline_invitation(
+    match_id: Annotated[str, Path(min_length=1, max_length=32)],
+    player: CurrentPlayer,
+    session: SessionDep,
+    _: TurnReadLimit,
+) -> Response:
+    """Not this time: the invitation leaves your list (the lobby stays open)."""
+    await decline(session, player.id, match_id)
+    await session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.patch("/me", response_model=PlayerPublic, responses=GUEST_CHANGE)
