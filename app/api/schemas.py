@@ -68,6 +68,19 @@ class InvitationsPublic(BaseModel):
     invitations: list[InvitationPublic] = Field(description="the newest first")
 
 
+class DeviceLinkCreated(BaseModel):
+    url: str = Field(description="open it on the other device; one use, within minutes")
+    expires_at: datetime
+    qr: list[str] = Field(
+        description="the url as a QR code: rows of modules, 1 dark and 0 light, no quiet zone"
+    )
+
+
+class DeviceLinkClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=100, description="the #device= part of the link")
+
+
 class PlayerCreated(PlayerPublic):
     token: str
 
