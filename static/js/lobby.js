@@ -2,8 +2,9 @@
 
 import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
-import { askName, clear, clockTime, h, logoSvg, setAttrs, timeAgo, toast } from "./ui.js";
+import { askName, clear, clockTime, fill, h, logoSvg, setAttrs, timeAgo, toast } from "./ui.js";
 import { botName, computerIcon, seatNameWithBadge } from "./seats.js";
+import { leftWords, subscribeTurns, waitedSeconds, waitWords } from "./turns.js";
 
 const OPEN_POLL_MS = 3000;
 const LIVE_POLL_MS = 15000;
@@ -463,6 +464,25 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("arcade:player", () => {
   player = loadPlayer();
   showName();
+});
+
+// ------------------------------------------------------------------ your turn
+// Every match waiting for her move, first on the page, in the server's order (a running turn
+// clock first, the soonest first; then the longest waiting).
+function turnItem(turn) {
+  const late = turn.deadline ? leftWords(turn.deadline) : null;
+  const meta = [turn.opponents.length ? `with ${turn.opponents.join(", ")}` : null, `waiting ${waitWords(waitedSeconds(turn.since))}`];
+  return h("li", {},
+    h("a", { class: "match-row turn-item", href: `/match/${encodeURIComponent(turn.match_id)}`, "data-testid": "turn-item", "data-match": turn.match_id },
+      h("span", { class: "m-title" }, turn.game_name || turn.game),
+      h("span", { class: "m-meta", "data-testid": "turn-meta" }, meta.filter(Boolean).join(" · ")),
+      late ? h("span", { class: `t-left${late === "time is up" ? " t-late" : ""}`, "data-testid": "turn-left" }, late) : null,
+    ));
+}
+
+subscribeTurns(({ turns }) => {
+  fill(document.getElementById("turn-list"), ...turns.map(turnItem));
+  document.getElementById("your-turn").hidden = turns.length === 0;
 });
 
 // ------------------------------------------------------------------ start
