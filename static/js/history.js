@@ -6,6 +6,7 @@
 import { api, ApiError, loadPlayer, serverTime, verifyPlayer } from "./api.js";
 import { clear, h, logoSvg } from "./ui.js";
 import { seatNameWithBadge } from "./seats.js";
+import "./turns.js"; // the header's "Your turn" count
 
 const PAGE = 20;
 

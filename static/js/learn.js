@@ -3,6 +3,7 @@
 
 import { api, ensurePlayer } from "./api.js";
 import { askName, logoSvg } from "./ui.js";
+import "./turns.js"; // the header's "Your turn" count
 
 document.getElementById("brand-logo")?.replaceWith(logoSvg());
 

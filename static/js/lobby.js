@@ -1,9 +1,10 @@
 // The lobby page: who you are, a new-match form, and the live list of open lobbies.
 
-import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, verifyPlayer } from "./api.js";
+import { api, ApiError, createPlayer, ensurePlayer, loadPlayer, newNonce, renamePlayer, serverTime, verifyPlayer } from "./api.js";
 import { renderOptionsForm } from "./schema-form.js";
-import { askName, clear, clockTime, h, logoSvg, setAttrs, timeAgo, toast } from "./ui.js";
+import { askName, clear, clockTime, fill, h, logoSvg, setAttrs, timeAgo, toast } from "./ui.js";
 import { botName, computerIcon, seatNameWithBadge } from "./seats.js";
+import { subscribeTurns } from "./turns.js";
 
 const OPEN_POLL_MS = 3000;
 const LIVE_POLL_MS = 15000;
@@ -463,6 +464,45 @@ document.addEventListener("visibilitychange", () => {
 window.addEventListener("arcade:player", () => {
   player = loadPlayer();
   showName();
+});
+
+// ------------------------------------------------------------------ your turn
+// Every match waiting for her move, first on the page, in the server's order (a running turn
+// clock first, the soonest first; then the longest waiting).
+/** "5 min", "3 h", "2 d": how long she has been waiting since `since` (ISO). */
+function waitWords(since, now = Date.now()) {
+  const m = Math.max(1, Math.floor((now - (serverTime(since)?.getTime() ?? now)) / 60_000));
+  if (m < 60) return `${m} min`;
+  const hours = Math.floor(m / 60);
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
+}
+
+/** "2 h 10 min left", "1 d 3 h left", "time is up": the time left before `deadline` (ISO). */
+function leftWords(deadline, now = Date.now()) {
+  const s = Math.floor(((serverTime(deadline)?.getTime() ?? now) - now) / 1000);
+  if (s <= 0) return "time is up";
+  const m = Math.floor(s / 60);
+  if (m < 1) return `${s} s left`;
+  if (m < 60) return `${m} min left`;
+  const hours = Math.floor(m / 60);
+  if (hours < 24) return `${hours} h${m % 60 ? ` ${m % 60} min` : ""} left`;
+  return `${Math.floor(hours / 24)} d${hours % 24 ? ` ${hours % 24} h` : ""} left`;
+}
+
+function turnItem(turn) {
+  const late = turn.deadline ? leftWords(turn.deadline) : null;
+  const meta = [turn.opponents.length ? `with ${turn.opponents.join(", ")}` : null, `waiting ${waitWords(turn.since)}`];
+  return h("li", {},
+    h("a", { class: "match-row turn-item", href: `/match/${encodeURIComponent(turn.match_id)}`, "data-testid": "turn-item", "data-match": turn.match_id },
+      h("span", { class: "m-title" }, turn.game_name || turn.game),
+      h("span", { class: "m-meta", "data-testid": "turn-meta" }, meta.filter(Boolean).join(" · ")),
+      late ? h("span", { class: `t-left${late === "time is up" ? " t-late" : ""}`, "data-testid": "turn-left" }, late) : null,
+    ));
+}
+
+subscribeTurns(({ turns }) => {
+  fill(document.getElementById("turn-list"), ...turns.map(turnItem));
+  document.getElementById("your-turn").hidden = turns.length === 0;
 });
 
 // ------------------------------------------------------------------ start

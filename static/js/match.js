@@ -8,6 +8,7 @@ import { MatchSocket } from "./socket.js";
 import { askName, clear, clockTime, copyText, fill, h, logoSvg, morph, toast } from "./ui.js";
 import { mountRulesPanel } from "./rules-panel.js";
 import { awayWords, botName, clockWords, computerBadge, computerIcon, durationWords, secondsSince, timerWords, TURN_BASED_TIMERS, TURN_TIMERS } from "./seats.js";
+import { subscribeTurns } from "./turns.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 // A private match's watch link carries ?watch=<token>: sent in hello and on REST reads.
@@ -112,10 +113,29 @@ function setStatusTag(status) {
   els.status.hidden = !status;
 }
 
+let wasMine = null;
 function updateDocumentTitle() {
   const mine = state && renderer && els.turn.dataset.mine === "true";
   document.title = `${mine ? "● Your turn · " : ""}${gameTitle()} · Arcade Night`;
+  // It just became her turn here: the header's count of matches waiting for her is stale.
+  if (state && renderer) {
+    if (mine && wasMine === false) staleTurns();
+    wasMine = Boolean(mine);
+  }
 }
+
+const staleTurns = () => window.dispatchEvent(new Event("arcade:turns-stale"));
+
+// "Next game": the first other match waiting for her move, in the server's order.
+subscribeTurns(({ turns }) => {
+  const next = turns.find((t) => t.match_id !== matchId);
+  const link = $("next-game");
+  link.hidden = !next;
+  if (next) {
+    link.href = `/match/${encodeURIComponent(next.match_id)}`;
+    link.title = `Your turn in ${next.game_name}`;
+  }
+});
 
 // ------------------------------------------------------------------ room for the table
 // A renderer fits its board and the controls for the current decision into the height left
@@ -1105,7 +1125,7 @@ function showMoveError(message) {
 function submit(move) {
   if (!socket) return Promise.reject(new Error("Not connected"));
   els.moveError.hidden = true;
-  return socket.submitMove(move).catch((error) => {
+  return socket.submitMove(move).then((accepted) => { staleTurns(); return accepted; }, (error) => {
     // Said once, in the banner right above the board (role=alert reads it out; the table's
     // room is measured again, so the board moves down rather than being covered). A connection
     // closed for good is said by its own "Disconnected" toast.

@@ -2,5 +2,6 @@
 // allows no inline script).
 
 import { logoSvg } from "./ui.js";
+import "./turns.js"; // the header's "Your turn" count
 
 document.getElementById("brand-logo").replaceWith(logoSvg());

@@ -16,6 +16,7 @@ import { api, ApiError, loadPlayer, serverTime, verifyPlayer, withWatch } from "
 import { pipDie, hasPips } from "./dice.js";
 import { seatNameWithBadge } from "./seats.js";
 import { clear, copyText, fill, h, logoSvg, setAttrs, svg, toast } from "./ui.js";
+import "./turns.js"; // the header's "Your turn" count
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const watch = new URLSearchParams(location.search).get("watch");

@@ -4,6 +4,7 @@
 // then marks what the caption points at. Without JavaScript the caption stays as the text.
 
 import { h, logoSvg } from "./ui.js";
+import "./turns.js"; // the header's "Your turn" count
 
 document.getElementById("brand-logo")?.replaceWith(logoSvg());
 
