@@ -201,6 +201,22 @@ limit_turn_reads = _guarded(
         "Too many looks at the matches waiting for you.",
     )
 )
+limit_push_changes = _guarded(
+    Door(
+        "push_changes_per_player",
+        "push",
+        "player",
+        "Too many changes to your notifications.",
+    )
+)
+limit_push_key_reads = _guarded(
+    Door(
+        "push_key_reads_per_address",
+        "push-key",
+        "address",
+        "Too many looks at the push key from your address.",
+    )
+)
 # Verifying a record re-runs a whole match through the rules.
 limit_verifications = _guarded(
     Door(
@@ -218,5 +234,7 @@ LobbyWriteLimit = Annotated[None, Depends(limit_lobby_writes)]
 HttpMoveLimit = Annotated[None, Depends(limit_http_moves)]
 ListReadLimit = Annotated[None, Depends(limit_list_reads)]
 TurnReadLimit = Annotated[None, Depends(limit_turn_reads)]
+PushChangeLimit = Annotated[None, Depends(limit_push_changes)]
+PushKeyReadLimit = Annotated[None, Depends(limit_push_key_reads)]
 RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
 VerificationLimit = Annotated[None, Depends(limit_verifications)]
