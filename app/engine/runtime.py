@@ -415,8 +415,10 @@ class LiveMatch:
 Announce = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 """announce(match_id, version, accepted): `accepted` holds seat, move and client id, so other
 processes can apply the move without reading it back from the database."""
-AfterMove = Callable[["LiveMatch", int, State], None]
-"""after_move(match, seat that moved, state before the move): see MatchRuntime.after_move."""
+AfterMove = Callable[["LiveMatch", int, State, State, "Outcome | None"], None]
+"""after_move(match, seat that moved, state before the move, state after it, its outcome):
+see MatchRuntime.after_move. The states are given because the match may have moved on again
+by the time the callbacks run (they run after the announcement, outside the match's lock)."""
 
 
 COMPUTER_MOVE_ID = "bot:"
@@ -462,7 +464,8 @@ class MatchRuntime:
         players' driver looks whether one of them is to move."""
         self.after_move: list[AfterMove] = []
         """Called, in order, after this process accepted a move (persisted and announced):
-        with the match, the seat that moved and the state before the move. Their errors are
+        with the match, the seat that moved, the states before and after it and the outcome
+        it reached. Their errors are
         logged, never raised into the move's path (the push notifier is one)."""
         self._writer = MoveWriter(engine)
         self._max_live = max_live
@@ -844,7 +847,7 @@ class MatchRuntime:
             self.on_turn(live)
         for callback in self.after_move:
             try:
-                callback(live, seat, before)
+                callback(live, seat, before, state, outcome)
             except Exception:
                 log.exception("an after-move callback failed for match %s", match_id)
         return seq

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Match, PushKey, PushSubscription
-from app.engine.contract import State
+from app.engine.contract import Outcome, State
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
 
@@ -190,7 +190,9 @@ class Notice:
     payload: dict[str, str]
 
 
-def notices_after_move(live: LiveMatch, seat: int, before: State) -> list[Notice]:
+def notices_after_move(
+    live: LiveMatch, seat: int, before: State, after: State, outcome: Outcome | None
+) -> list[Notice]:
     """A move just accepted: "Your turn" for each seated person whose turn it has just become
     (not the mover, not a computer, not someone a computer stands in for), or, when it ended
     the match, "Your match ended" for every seated person."""
@@ -202,8 +204,8 @@ def notices_after_move(live: LiveMatch, seat: int, before: State) -> list[Notice
     def others(me: int) -> str:
         return in_words([name for s, name in enumerate(live.names) if s != me])
 
-    if live.status == "finished" and live.outcome is not None:
-        winners = list(live.outcome.winners)
+    if outcome is not None:
+        winners = list(outcome.winners)
         notices = []
         for me in people:
             if not winners:
@@ -213,7 +215,7 @@ def notices_after_move(live: LiveMatch, seat: int, before: State) -> list[Notice
                 result = "You won." if not rest else f"You won with {in_words(rest)}."
             else:
                 result = f"{in_words([live.names[w] for w in winners])} won."
-            reason = f" {live.outcome.reason}" if live.outcome.reason else ""
+            reason = f" {outcome.reason}" if outcome.reason else ""
             notices.append(
                 Notice(
                     live.id,
@@ -227,9 +229,7 @@ def notices_after_move(live: LiveMatch, seat: int, before: State) -> list[Notice
                 )
             )
         return notices
-    if live.status != "active":
-        return []
-    now = live.game.active_seats(live.state)
+    now = live.game.active_seats(after)
     was = live.game.active_seats(before)
     mover = live.names[seat] if 0 <= seat < len(live.names) else "?"
     return [
@@ -306,10 +306,12 @@ class PushNotifier:
                 await task
         self._tasks = []
 
-    def after_move(self, live: LiveMatch, seat: int, before: State) -> None:
+    def after_move(
+        self, live: LiveMatch, seat: int, before: State, after: State, outcome: Outcome | None
+    ) -> None:
         if live.script is not None:
             return  # a lesson: its learner is on its page
-        for notice in notices_after_move(live, seat, before):
+        for notice in notices_after_move(live, seat, before, after, outcome):
             try:
                 self.queue.put_nowait(notice)
             except asyncio.QueueFull:
