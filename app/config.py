@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     # "Continue on another device": links made, and claims tried from one address.
     device_links_per_player: str = "10/hour"
     device_claims_per_address: str = "20/minute"
+    # Subscribing a browser to Web Push, or unsubscribing it (docs/protocol.md, section 17).
+    push_changes_per_player: str = "10/minute;100/day"
+    push_key_reads_per_address: str = "60/minute"
     rate_limit_key_prefix: str = "arcade-limits"
     # Stale tables. An open lobby nobody joins, leaves, changes or starts for this long
     # closes (abandoned, reason "expired"); a sweeper looks for such lobbies every
@@ -132,6 +135,23 @@ class Settings(BaseSettings):
         default=15.0, gt=0,
         description="seconds between two looks for computer players' turns nobody is taking",
     )
+    # Web Push (docs/protocol.md, section 17). The VAPID private key (P-256, unpadded
+    # base64url of the 32-byte value, or DER) every process signs with; unset, one is made
+    # once and kept in the database.
+    vapid_private_key: str | None = None
+    vapid_subject: str = Field(
+        default="mailto:arcade-night@localhost",
+        description="the contact (mailto: or https:) push services see in the VAPID claims",
+    )
+    push_allow_local_endpoints: bool = Field(
+        default=False,
+        description="accept http://127.0.0.1 push endpoints besides https ones (tests)",
+    )
+    push_workers: int = Field(default=4, ge=1, description="pushes sent at once per process")
+    push_queue: int = Field(
+        default=1000, ge=1, description="notices waiting to be sent; beyond, new ones are dropped"
+    )
+    push_timeout: float = Field(default=10.0, gt=0, description="seconds one push may take")
     migrate_on_start: bool = True
     public_origins: str = Field(
         default="",
@@ -160,13 +180,15 @@ class Settings(BaseSettings):
         "turn_reads_per_player",
         "device_links_per_player",
         "device_claims_per_address",
+        "push_changes_per_player",
+        "push_key_reads_per_address",
     )
     @classmethod
     def _rate_limit(cls, value: str) -> str:
         parse_many(value)  # refuses what `limits` cannot read, at start-up
         return value
 
-    @field_validator("redis_url")
+    @field_validator("redis_url", "vapid_private_key")
     @classmethod
     def _empty_is_none(cls, value: str | None) -> str | None:
         return value or None

@@ -20,6 +20,7 @@ from app.services.record_check import RecordChecker
 if TYPE_CHECKING:
     from app.services.absence import Absence
     from app.services.computer_turns import ComputerTurns
+    from app.services.push import PushNotifier
 
 
 def match_channel(match_id: str) -> str:
@@ -42,6 +43,7 @@ class AppContext:
     # the absences of seated players.
     computer_turns: ComputerTurns | None = None
     absence: Absence | None = None
+    push: PushNotifier | None = None
 
     def remember_replay(self, match_id: str, frames: dict[str, Any]) -> None:
         self.replay_cache[match_id] = frames

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import openapi
-from app.api.routes import games, matches, players, replays, tutorials
+from app.api.routes import games, matches, players, push, replays, tutorials
 from app.api_compression import CompressApiAnswers
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
@@ -34,7 +34,14 @@ from app.services import rate_limits
 from app.services.absence import Absence
 from app.services.computer_turns import ComputerTurns
 from app.services.lobby_sweeper import LobbySweeper
-from app.static_files import load_static_tree, page_response, static_endpoint
+from app.services.push import PushNotifier, load_vapid_key
+from app.static_files import (
+    MEDIA_TYPES,
+    answer,
+    load_static_tree,
+    page_response,
+    static_endpoint,
+)
 
 GC_THRESHOLDS = (700, 10, 10_000)
 """gc.set_threshold: CPython's young generations as they are (a collection of the youngest
@@ -122,9 +129,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         context.absence = absence
         absence.start()
+        notifier = PushNotifier(
+            context.sessions, await load_vapid_key(context.sessions, settings), settings
+        )
+        context.push = notifier
+        context.runtime.after_move.append(notifier.after_move)
+        notifier.start()
         try:
             yield
         finally:
+            await notifier.close()
             await absence.close()
             await computer_turns.close()
             await sweeper.close()
@@ -163,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     rate_limits.install(app, settings)
-    for module in (players, games, matches, replays, tutorials):
+    for module in (players, games, matches, replays, tutorials, push):
         app.include_router(module.router)
     app.include_router(socket.router)
     openapi.install(app)
@@ -215,11 +229,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    static_tree = load_static_tree(STATIC)
+    service_worker = static_tree.files["sw.js"]
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def push_service_worker(request: Request) -> Response:
+        # At the root, so that its scope is the whole site; revalidated on every load, so
+        # that a changed worker is picked up.
+        return await answer(
+            request,
+            service_worker.body,
+            media_type=MEDIA_TYPES[".js"],
+            etag=service_worker.etag,
+            cache_control="no-cache",
+            compressible=service_worker.compressible,
+        )
+
     # The files under static/, in memory, compressed and cached (app/static_files.py): under
     # /static/<version>/ for a year, under /static/ for old links with revalidation.
     app.add_route(
         "/static/{path:path}",
-        static_endpoint(load_static_tree(STATIC)),
+        static_endpoint(static_tree),
         methods=["GET", "HEAD"],
         include_in_schema=False,
     )

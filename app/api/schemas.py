@@ -81,6 +81,30 @@ class DeviceLinkClaim(BaseModel):
     token: str = Field(min_length=1, max_length=100, description="the #device= part of the link")
 
 
+class PushKey(BaseModel):
+    key: str = Field(
+        description="the server's VAPID public key: an uncompressed P-256 point in unpadded "
+        "base64url, the applicationServerKey of PushManager.subscribe"
+    )
+
+
+class PushSubscriptionKeys(BaseModel):
+    p256dh: str = Field(min_length=1, max_length=128, description="the browser's P-256 key")
+    auth: str = Field(min_length=1, max_length=64, description="the 16-byte auth secret")
+
+
+class PushSubscriptionIn(BaseModel):
+    """A browser's PushSubscription, as its toJSON() gives it."""
+
+    endpoint: str = Field(min_length=1, max_length=1000, description="https push endpoint")
+    expirationTime: float | None = None  # noqa: N815 (the browser's own name)
+    keys: PushSubscriptionKeys
+
+
+class PushUnsubscribe(BaseModel):
+    endpoint: str = Field(min_length=1, max_length=1000)
+
+
 class PlayerCreated(PlayerPublic):
     token: str
 

@@ -184,9 +184,7 @@ class PlayerToken(Base):
     __tablename__ = "player_tokens"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    player_id: Mapped[str] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), index=True
-    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -197,9 +195,32 @@ class DeviceLink(Base):
     __tablename__ = "device_links"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    player_id: Mapped[str] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), index=True
-    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PushKey(Base):
+    """The server's VAPID key pair for Web Push (docs/protocol.md, section 17), made once and
+    shared by every server process unless the VAPID_PRIVATE_KEY setting gives one."""
+
+    __tablename__ = "push_keys"
+
+    name: Mapped[str] = mapped_column(String(16), primary_key=True)
+    # The P-256 private value, 32 bytes in unpadded base64url.
+    private_key: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (its PushSubscription JSON) for a player."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,8 @@ from app.errors import ArcadeError
 from app.realtime.compact import CompactPatch, Words, compact_patch
 from app.realtime.diff import make_patch
 from app.tutorials import tutorial
+
+log = logging.getLogger(__name__)
 
 HISTORY = 8
 """Versions kept for patches to connections that lag (further behind gets a snapshot) and for
@@ -412,6 +415,10 @@ class LiveMatch:
 Announce = Callable[[str, int, dict[str, Any]], Awaitable[None]]
 """announce(match_id, version, accepted): `accepted` holds seat, move and client id, so other
 processes can apply the move without reading it back from the database."""
+AfterMove = Callable[["LiveMatch", int, State, State, "Outcome | None"], None]
+"""after_move(match, seat that moved, state before the move, state after it, its outcome):
+see MatchRuntime.after_move. The states are given because the match may have moved on again
+by the time the callbacks run (they run after the announcement, outside the match's lock)."""
 
 
 COMPUTER_MOVE_ID = "bot:"
@@ -455,6 +462,11 @@ class MatchRuntime:
         self.on_turn = on_turn
         """Called with a match after this process made or loaded a version: the computer
         players' driver looks whether one of them is to move."""
+        self.after_move: list[AfterMove] = []
+        """Called, in order, after this process accepted a move (persisted and announced):
+        with the match, the seat that moved, the states before and after it and the outcome
+        it reached. Their errors are
+        logged, never raised into the move's path (the push notifier is one)."""
         self._writer = MoveWriter(engine)
         self._max_live = max_live
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
@@ -804,6 +816,7 @@ class MatchRuntime:
                         return earlier
                     raise
                 seq = live.version + 1
+                before = live.state
                 state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
                 outcome = live.game.outcome(state)
                 persisted = await self._persist(
@@ -832,6 +845,11 @@ class MatchRuntime:
         await self._announce(match_id, seq, {"seat": seat, "move": move, "client_id": client_id})
         if self.on_turn is not None:
             self.on_turn(live)
+        for callback in self.after_move:
+            try:
+                callback(live, seat, before, state, outcome)
+            except Exception:
+                log.exception("an after-move callback failed for match %s", match_id)
         return seq
 
     async def _forgotten_answer(self, live: LiveMatch, client_id: str | None) -> int | None:

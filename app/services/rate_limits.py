@@ -212,6 +212,22 @@ limit_device_claims = _guarded(
         "Too many device links were tried from your address.",
     )
 )
+limit_push_changes = _guarded(
+    Door(
+        "push_changes_per_player",
+        "push",
+        "player",
+        "Too many changes to your notifications.",
+    )
+)
+limit_push_key_reads = _guarded(
+    Door(
+        "push_key_reads_per_address",
+        "push-key",
+        "address",
+        "Too many looks at the push key from your address.",
+    )
+)
 # Verifying a record re-runs a whole match through the rules.
 limit_verifications = _guarded(
     Door(
@@ -231,5 +247,7 @@ ListReadLimit = Annotated[None, Depends(limit_list_reads)]
 TurnReadLimit = Annotated[None, Depends(limit_turn_reads)]
 DeviceLinkLimit = Annotated[None, Depends(limit_device_links)]
 DeviceClaimLimit = Annotated[None, Depends(limit_device_claims)]
+PushChangeLimit = Annotated[None, Depends(limit_push_changes)]
+PushKeyReadLimit = Annotated[None, Depends(limit_push_key_reads)]
 RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
 VerificationLimit = Annotated[None, Depends(limit_verifications)]

@@ -1,0 +1,363 @@
+"""Web Push (docs/protocol.md, section 17): the server's VAPID key, players' subscriptions,
+and the notifier that tells people it is their turn, or that their match ended, in a closed
+browser.
+
+Sending is pywebpush's (the payload encrypted as aes128gcm with the subscription's keys, the
+request signed with our VAPID key). It blocks, so it runs in threads, fed by a bounded queue
+and a few workers: a move never waits for a push service, and a push that fails is logged and
+forgotten, never raised into the move's path. A push service answering 404 or 410 says the
+subscription is gone: it is deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid02
+from pywebpush import WebPushException, webpush
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.models import Match, PushKey, PushSubscription
+from app.engine.contract import Outcome, State
+from app.engine.runtime import LiveMatch
+from app.errors import ArcadeError
+
+log = logging.getLogger(__name__)
+
+KEY_NAME = "vapid"
+MAX_SUBSCRIPTIONS = 10
+"""Subscriptions kept per player (her browsers and devices); a new one drops the oldest."""
+TTL_SECONDS = 24 * 60 * 60
+"""How long a push service keeps a notice for a browser that is offline."""
+GONE = frozenset({404, 410})
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+# --- the VAPID key ----------------------------------------------------------------------------
+
+
+def new_private_key() -> str:
+    key = ec.generate_private_key(ec.SECP256R1())
+    return b64url(key.private_numbers().private_value.to_bytes(32, "big"))
+
+
+@dataclass(frozen=True)
+class VapidKey:
+    vapid: Vapid02
+    public_key: str
+    """The uncompressed P-256 point, unpadded base64url: a browser's applicationServerKey."""
+
+    @classmethod
+    def from_private(cls, private_key: str) -> VapidKey:
+        try:
+            vapid = Vapid02.from_string(private_key)
+        except Exception as exc:
+            raise ValueError("VAPID_PRIVATE_KEY is not a P-256 private key") from exc
+        point = vapid.public_key.public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        return cls(vapid=vapid, public_key=b64url(point))
+
+
+async def load_vapid_key(
+    sessions: async_sessionmaker[AsyncSession], settings: Settings
+) -> VapidKey:
+    """The setting's key if there is one, else the database's, made on first need (two
+    processes starting at once agree: the second insert fails and reads the first's)."""
+    if settings.vapid_private_key:
+        return VapidKey.from_private(settings.vapid_private_key)
+    for _attempt in range(3):
+        async with sessions() as session:
+            stored = await session.scalar(
+                select(PushKey.private_key).where(PushKey.name == KEY_NAME)
+            )
+            if stored is not None:
+                return VapidKey.from_private(stored)
+            session.add(PushKey(name=KEY_NAME, private_key=new_private_key()))
+            try:
+                await session.commit()
+            except IntegrityError:
+                await session.rollback()
+    raise RuntimeError("no VAPID key could be stored or read")
+
+
+# --- subscriptions ----------------------------------------------------------------------------
+
+
+def check_subscription(endpoint: str, p256dh: str, auth: str, *, allow_local: bool) -> None:
+    """Refuses (bad_request) an endpoint that is not https (or, when allowed, http to
+    127.0.0.1) or keys that are not a P-256 point and a 16-byte secret."""
+    parts = urlsplit(endpoint)
+    local = allow_local and parts.scheme == "http" and parts.hostname == "127.0.0.1"
+    if not (parts.scheme == "https" and parts.hostname) and not local:
+        raise ArcadeError("bad_request", "A push endpoint must be an https address.")
+    if parts.username or parts.password:
+        raise ArcadeError("bad_request", "A push endpoint may not carry a user name.")
+    try:
+        point, secret = b64url_decode(p256dh), b64url_decode(auth)
+    except (binascii.Error, ValueError):
+        raise ArcadeError("bad_request", "The subscription's keys are not base64url.") from None
+    if len(point) != 65 or point[0] != 4:
+        raise ArcadeError("bad_request", "keys.p256dh must be an uncompressed P-256 point.")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise ArcadeError("bad_request", "keys.p256dh is not a point of P-256.") from None
+    if len(secret) != 16:
+        raise ArcadeError("bad_request", "keys.auth must be a 16-byte secret.")
+
+
+async def subscribe(
+    session: AsyncSession, player_id: str, endpoint: str, p256dh: str, auth: str
+) -> None:
+    """Keeps the subscription for this player (an endpoint seen before moves to her, with
+    its new keys); beyond MAX_SUBSCRIPTIONS her oldest are dropped."""
+    for _attempt in range(3):
+        row = await session.scalar(
+            select(PushSubscription).where(PushSubscription.endpoint == endpoint)
+        )
+        if row is None:
+            session.add(
+                PushSubscription(player_id=player_id, endpoint=endpoint, p256dh=p256dh, auth=auth)
+            )
+        else:
+            row.player_id, row.p256dh, row.auth = player_id, p256dh, auth
+        try:
+            await session.flush()
+            break
+        except IntegrityError:  # the same browser subscribing twice at once
+            await session.rollback()
+    else:
+        raise ArcadeError("conflict", "This subscription is being changed; try again.")
+    ids = (
+        await session.scalars(
+            select(PushSubscription.id)
+            .where(PushSubscription.player_id == player_id)
+            .order_by(PushSubscription.created_at.desc(), PushSubscription.id.desc())
+        )
+    ).all()
+    if len(ids) > MAX_SUBSCRIPTIONS:
+        await session.execute(
+            delete(PushSubscription).where(PushSubscription.id.in_(ids[MAX_SUBSCRIPTIONS:]))
+        )
+    await session.commit()
+
+
+async def unsubscribe(session: AsyncSession, player_id: str, endpoint: str) -> None:
+    await session.execute(
+        delete(PushSubscription).where(
+            PushSubscription.endpoint == endpoint, PushSubscription.player_id == player_id
+        )
+    )
+    await session.commit()
+
+
+# --- what a move tells whom -------------------------------------------------------------------
+
+
+def in_words(names: list[str]) -> str:
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@dataclass(frozen=True)
+class Notice:
+    match_id: str
+    player_id: str
+    payload: dict[str, str]
+
+
+def notices_after_move(
+    live: LiveMatch, seat: int, before: State, after: State, outcome: Outcome | None
+) -> list[Notice]:
+    """A move just accepted: "Your turn" for each seated person whose turn it has just become
+    (not the mover, not a computer, not someone a computer stands in for), or, when it ended
+    the match, "Your match ended" for every seated person."""
+    computers = live.computers()
+    people = [s for s in range(len(live.players)) if s not in live.bots]
+    url, tag = f"/match/{live.id}", f"match-{live.id}"
+    title = live.game.title
+
+    def others(me: int) -> str:
+        return in_words([name for s, name in enumerate(live.names) if s != me])
+
+    if outcome is not None:
+        winners = list(outcome.winners)
+        notices = []
+        for me in people:
+            if not winners:
+                result = "No one won."
+            elif me in winners:
+                rest = [live.names[w] for w in winners if w != me]
+                result = "You won." if not rest else f"You won with {in_words(rest)}."
+            else:
+                result = f"{in_words([live.names[w] for w in winners])} won."
+            reason = f" {outcome.reason}" if outcome.reason else ""
+            notices.append(
+                Notice(
+                    live.id,
+                    live.players[me],
+                    {
+                        "title": "Your match ended",
+                        "body": f"{title} with {others(me)}: {result}{reason}",
+                        "url": url,
+                        "tag": tag,
+                    },
+                )
+            )
+        return notices
+    now = live.game.active_seats(after)
+    was = live.game.active_seats(before)
+    mover = live.names[seat] if 0 <= seat < len(live.names) else "?"
+    return [
+        Notice(
+            live.id,
+            live.players[me],
+            {
+                "title": f"Your turn in {title} with {others(me)}",
+                "body": f"{mover} moved; the match waits for you.",
+                "url": url,
+                "tag": tag,
+            },
+        )
+        for me in sorted(now)
+        if me in people and me not in computers and me not in was and me != seat
+    ]
+
+
+# --- sending ----------------------------------------------------------------------------------
+
+
+def send_push(
+    subscription: dict[str, Any],
+    payload: dict[str, str],
+    key: VapidKey,
+    subject: str,
+    timeout: float,
+) -> int:
+    """One push, blocking; the push service's status (0: it could not be reached)."""
+    try:
+        response = webpush(
+            subscription,
+            json.dumps(payload, separators=(",", ":")),
+            vapid_private_key=key.vapid,
+            vapid_claims={"sub": subject},  # a new dict each time: webpush adds aud and exp
+            content_encoding="aes128gcm",
+            ttl=TTL_SECONDS,
+            timeout=timeout,
+        )
+    except WebPushException as exc:
+        return int(exc.response.status_code) if exc.response is not None else 0
+    except Exception:
+        log.warning("push to %s failed", urlsplit(subscription["endpoint"]).hostname, exc_info=True)
+        return 0
+    return int(getattr(response, "status_code", 0))
+
+
+class PushNotifier:
+    """MatchRuntime.after_move's notifier: notices go into a bounded queue (dropped, and
+    logged, when it is full), a few workers send them off the event loop."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        key: VapidKey,
+        settings: Settings,
+    ) -> None:
+        self.sessions = sessions
+        self.key = key
+        self.subject = settings.vapid_subject
+        self.timeout = settings.push_timeout
+        self.workers = settings.push_workers
+        self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=settings.push_queue)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    def after_move(
+        self, live: LiveMatch, seat: int, before: State, after: State, outcome: Outcome | None
+    ) -> None:
+        if live.script is not None:
+            return  # a lesson: its learner is on its page
+        for notice in notices_after_move(live, seat, before, after, outcome):
+            try:
+                self.queue.put_nowait(notice)
+            except asyncio.QueueFull:
+                log.warning("push queue full: a notice for match %s was dropped", live.id)
+
+    async def _work(self) -> None:
+        while True:
+            notice = await self.queue.get()
+            try:
+                await self._deliver(notice)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a push notice for match %s failed", notice.match_id)
+            finally:
+                self.queue.task_done()
+
+    async def _deliver(self, notice: Notice) -> None:
+        async with self.sessions() as session:
+            tutorial = await session.scalar(
+                select(Match.tutorial).where(Match.id == notice.match_id)
+            )
+            if tutorial is not None:
+                return
+            rows = (
+                await session.execute(
+                    select(
+                        PushSubscription.endpoint, PushSubscription.p256dh, PushSubscription.auth
+                    ).where(PushSubscription.player_id == notice.player_id)
+                )
+            ).all()
+        gone = []
+        for endpoint, p256dh, auth in rows:
+            subscription = {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
+            status = await asyncio.to_thread(
+                send_push, subscription, notice.payload, self.key, self.subject, self.timeout
+            )
+            if status in GONE:
+                gone.append(endpoint)
+            elif not 200 <= status < 300:
+                log.warning(
+                    "push service %s answered %s", urlsplit(endpoint).hostname, status or "nothing"
+                )
+        if gone:
+            async with self.sessions() as session:
+                await session.execute(
+                    delete(PushSubscription).where(PushSubscription.endpoint.in_(gone))
+                )
+                await session.commit()
