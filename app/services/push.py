@@ -104,13 +104,38 @@ async def load_vapid_key(
 # --- subscriptions ----------------------------------------------------------------------------
 
 
-def check_subscription(endpoint: str, p256dh: str, auth: str, *, allow_local: bool) -> None:
-    """Refuses (bad_request) an endpoint that is not https (or, when allowed, http to
-    127.0.0.1) or keys that are not a P-256 point and a 16-byte secret."""
+PUSH_SERVICES = (
+    "fcm.googleapis.com",  # Chrome, Edge, Opera, Samsung Internet
+    "android.googleapis.com",
+    "push.services.mozilla.com",  # Firefox (updates.push.services.mozilla.com)
+    "notify.windows.com",  # Edge's Windows push service (wns2-*.notify.windows.com)
+    "push.apple.com",  # Safari (web.push.apple.com)
+)
+"""The push services browsers use (a host or a subdomain of one). The server posts to the
+endpoint a browser hands it, so any other host is refused: a client cannot make this server
+send requests to an address of its choosing (an internal one, say)."""
+
+
+def _push_service(host: str, services: tuple[str, ...]) -> bool:
+    return any(host == service or host.endswith("." + service) for service in services)
+
+
+def check_subscription(
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    *,
+    allow_local: bool,
+    services: tuple[str, ...] = PUSH_SERVICES,
+) -> None:
+    """Refuses (bad_request) an endpoint that is not https on a known push service (or, when
+    allowed, http to 127.0.0.1) or keys that are not a P-256 point and a 16-byte secret."""
     parts = urlsplit(endpoint)
     local = allow_local and parts.scheme == "http" and parts.hostname == "127.0.0.1"
     if not (parts.scheme == "https" and parts.hostname) and not local:
         raise ArcadeError("bad_request", "A push endpoint must be an https address.")
+    if not local and not _push_service((parts.hostname or "").lower(), services):
+        raise ArcadeError("bad_request", "A push endpoint must be on a browser's push service.")
     if parts.username or parts.password:
         raise ArcadeError("bad_request", "A push endpoint may not carry a user name.")
     try:
@@ -316,6 +341,24 @@ class PushNotifier:
                 self.queue.put_nowait(notice)
             except asyncio.QueueFull:
                 log.warning("push queue full: a notice for match %s was dropped", live.id)
+
+    def invited(self, match_id: str, game_title: str, host: str, player_ids: list[str]) -> None:
+        """"<host> invited you" to each friend invited to the lobby `match_id`."""
+        for player_id in player_ids:
+            notice = Notice(
+                match_id=match_id,
+                player_id=player_id,
+                payload={
+                    "title": f"{host} invited you",
+                    "body": f"A table of {game_title} is waiting for you.",
+                    "url": f"/match/{match_id}",
+                    "tag": f"invite-{match_id}",
+                },
+            )
+            try:
+                self.queue.put_nowait(notice)
+            except asyncio.QueueFull:
+                log.warning("push queue full: an invitation to %s was not told", match_id)
 
     async def _work(self) -> None:
         while True:

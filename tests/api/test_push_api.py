@@ -260,12 +260,17 @@ async def test_subscriptions_are_checked_bounded_and_removable(database_url: str
     try:
         async with httpx.AsyncClient(base_url=server.url) as client:
             ada, bob = await guests(client, "Ada", "Bob")
-            good = Browser("https://push.example/send/1").subscription()
+            good = Browser("https://fcm.googleapis.com/fcm/send/1").subscription()
             anonymous = await client.post("/api/push/subscriptions", json=good)
             assert anonymous.status_code == 401
 
             bad_bodies = [
-                {**good, "endpoint": "http://push.example/send/1"},
+                {**good, "endpoint": "http://fcm.googleapis.com/fcm/send/1"},
+                # Only browsers' push services: the server never posts where a client says.
+                {**good, "endpoint": "https://push.example/send/1"},
+                {**good, "endpoint": "https://169.254.169.254/latest/meta-data"},
+                {**good, "endpoint": "https://localhost/admin"},
+                {**good, "endpoint": "https://fcm.googleapis.com.evil.example/x"},
                 {**good, "endpoint": "http://127.0.0.1:9/push"},
                 {**good, "endpoint": "https://" + "a" * 1200 + ".example/"},
                 {**good, "endpoint": "not a url"},
@@ -281,7 +286,7 @@ async def test_subscriptions_are_checked_bounded_and_removable(database_url: str
                 assert set(answer.json()) >= {"code", "message"}
                 assert answer.json()["code"] == "bad_request"
 
-            endpoints = [f"https://push.example/send/{n}" for n in range(12)]
+            endpoints = [f"https://fcm.googleapis.com/fcm/send/{n}" for n in range(12)]
             for endpoint in endpoints:
                 await subscribe(ada, Browser(endpoint))
             kept = await subscriptions(database_url)
@@ -340,3 +345,31 @@ async def test_the_key_is_kept_over_a_restart_and_can_be_set(database_url: str) 
             assert (await client.get("/api/push/key")).json()["key"] == public
     finally:
         chosen.stop()
+
+
+async def test_an_invitation_is_pushed_to_the_friend_invited(
+    database_url: str, push_endpoint: PushEndpoint
+) -> None:
+    """Play again with them (issue 18, item 5): "<host> invited you" to each friend invited."""
+    server = LiveServer(database_url, push_allow_local_endpoints=True).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            ada, bob, cy = await guests(client, "Ada", "Bob", "Cy")
+            await started_match(client, [ada, bob])
+            bob_browser = Browser(f"{push_endpoint.base}/push/bob")
+            await subscribe(bob, bob_browser)
+            await subscribe(cy, Browser(f"{push_endpoint.base}/push/cy"))
+            made = await ada.post(
+                "/api/matches", {"game": "c64-maze", "seats": 2, "invite": [bob.id]}
+            )
+            assert made.status_code == 201, made.text
+            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 1)
+            assert bob_browser.read(push_endpoint.to("/push/bob")[0]) == {
+                "title": "Ada invited you",
+                "body": "A table of C64 Maze is waiting for you.",
+                "url": f"/match/{made.json()['id']}",
+                "tag": f"invite-{made.json()['id']}",
+            }
+            assert push_endpoint.to("/push/cy") == []  # not invited: nothing
+    finally:
+        server.stop()

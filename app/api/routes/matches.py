@@ -118,6 +118,9 @@ async def create_match(
     )
     await friends.invite(session, match, player, body.invite)
     await session.commit()
+    if body.invite and context.push is not None:
+        game = get_game(match.game)
+        context.push.invited(match.id, game.title if game else match.game, player.name, body.invite)
     return await summary_for(context, session, match, player.id)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response, status
 
 from app.api.deps import ContextDep, CurrentPlayer, SessionDep
-from app.api.responses import BAD_INPUT, COMMON, GUEST_CHANGE
+from app.api.responses import COMMON, GUEST_CHANGE
 from app.api.schemas import PushKey, PushSubscriptionIn, PushUnsubscribe
 from app.errors import ArcadeError
 from app.services import push
