@@ -13,7 +13,7 @@ import uuid
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player
+from app.db.models import Player, PlayerToken
 from app.services.text import clean_name
 
 
@@ -32,7 +32,22 @@ async def create_player(session: AsyncSession, *, name: str) -> tuple[Player, st
 async def player_for_token(session: AsyncSession, *, token: str) -> Player | None:
     if not token or len(token) > 200 or not token.isascii():
         return None  # ours are URL-safe base64; anything else is not one (and may not encode)
-    return await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    hashed = hash_token(token)
+    player = await session.scalar(select(Player).where(Player.token_hash == hashed))
+    if player is None:  # a token a passkey sign-in issued (another device of hers)
+        player = await session.scalar(
+            select(Player).join(PlayerToken).where(PlayerToken.token_hash == hashed)
+        )
+    return player
+
+
+async def issue_token(session: AsyncSession, *, player: Player) -> str:
+    """A fresh token for `player` (a passkey sign-in on a device that did not have her): her
+    other tokens keep working, so her other devices stay signed in."""
+    token = secrets.token_urlsafe(32)
+    session.add(PlayerToken(token_hash=hash_token(token), player_id=player.id))
+    await session.flush()
+    return token
 
 
 async def rename_player(session: AsyncSession, *, player: Player, name: str) -> Player:
