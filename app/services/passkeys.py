@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from webauthn import (
     generate_authentication_options,
@@ -199,6 +200,9 @@ async def registration_options(
 async def register(
     session: AsyncSession, player: Player, credential: dict[str, Any], rp: RelyingParty
 ) -> Passkey:
+    raw_label = credential.get("label")
+    # Checked first: a refused label should not use up the challenge.
+    label = clean_name(raw_label) if isinstance(raw_label, str) and raw_label.strip() else "Passkey"
     challenge = await _use_challenge(session, credential, "register")
     if challenge.player_id != player.id or challenge.user_handle is None:
         raise _bad("Those passkey options were made for another player.")
@@ -215,7 +219,6 @@ async def register(
     taken = await session.scalar(select(Passkey.id).where(Passkey.credential_id == credential_id))
     if taken is not None:
         raise _bad("That passkey is registered already.")
-    label = credential.get("label")
     passkey = Passkey(
         id=uuid.uuid4().hex,
         credential_id=credential_id,
@@ -223,11 +226,15 @@ async def register(
         sign_count=verified.sign_count,
         player_id=player.id,
         user_handle=challenge.user_handle,
-        label=clean_name(label) if isinstance(label, str) and label.strip() else "Passkey",
+        label=label,
         created_at=_now(),
     )
     session.add(passkey)
-    await session.commit()
+    try:
+        await session.commit()
+    except IntegrityError:  # the same credential, registered at the same moment elsewhere
+        await session.rollback()
+        raise _bad("That passkey is registered already.") from None
     return passkey
 
 

@@ -274,6 +274,13 @@ async def test_refusals_are_400_with_a_message(database_url: str) -> None:
                 headers={"Origin": "http://evil.example"},
             )
             _refused(foreign, 403, "own pages")
+
+            # A label that is not a name is refused without using up the challenge.
+            fresh = await _options(ada)
+            labelled = await ada.post("/api/passkeys/register", stranger.create(fresh, "a\x07b"))
+            _refused(labelled, 400, "control characters")
+            kept = await ada.post("/api/passkeys/register", stranger.create(fresh, " Laptop "))
+            assert kept.status_code == 201 and kept.json()["label"] == "Laptop", kept.text
     finally:
         server.stop()
 
