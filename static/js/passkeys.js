@@ -155,7 +155,10 @@ async function signIn(event) {
     location.reload();
   } catch (error) {
     say("");
-    toast(readable(error), { kind: "error", title: "Not signed in" });
+    // In the name dialog a toast would be hidden behind it: the dialog says it itself.
+    const inDialog = button.closest(".passkey-offer")?.querySelector("[role=alert]");
+    if (inDialog) inDialog.textContent = readable(error);
+    else toast(readable(error), { kind: "error", title: "Not signed in" });
     button.disabled = false;
   }
 }
@@ -188,7 +191,8 @@ function offerInNameDialog(dialog) {
   form.append(h("p", { class: "small muted passkey-offer" },
     "Played here before on another device? ",
     h("button", { type: "button", class: "ghost", "data-testid": "passkey-signin-dialog",
-      onclick: signIn }, "Sign in with a passkey")));
+      onclick: signIn }, "Sign in with a passkey"),
+    h("span", { class: "passkey-offer-error", role: "alert", "data-testid": "passkey-dialog-error" })));
 }
 
 if (els.panel) {
