@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     # Subscribing a browser to Web Push, or unsubscribing it (docs/protocol.md, section 17).
     push_changes_per_player: str = "10/minute;100/day"
     push_key_reads_per_address: str = "60/minute"
+    # Passkeys (docs/protocol.md section 18): options, registrations, sign-ins, lists.
+    passkeys_per_player: str = "20/minute;200/day"
+    passkeys_per_address: str = "30/minute;500/day"
     rate_limit_key_prefix: str = "arcade-limits"
     # Stale tables. An open lobby nobody joins, leaves, changes or starts for this long
     # closes (abandoned, reason "expired"); a sweeper looks for such lobbies every
@@ -182,6 +185,8 @@ class Settings(BaseSettings):
         "device_claims_per_address",
         "push_changes_per_player",
         "push_key_reads_per_address",
+        "passkeys_per_player",
+        "passkeys_per_address",
     )
     @classmethod
     def _rate_limit(cls, value: str) -> str:

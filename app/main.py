@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import openapi
-from app.api.routes import games, matches, players, push, replays, tutorials
+from app.api.routes import games, matches, passkeys, players, push, replays, tutorials
 from app.api_compression import CompressApiAnswers
 from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
@@ -177,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"code": code, "message": str(exc.detail)}, status_code=exc.status_code)
 
     rate_limits.install(app, settings)
-    for module in (players, games, matches, replays, tutorials, push):
+    for module in (players, passkeys, games, matches, replays, tutorials, push):
         app.include_router(module.router)
     app.include_router(socket.router)
     openapi.install(app)

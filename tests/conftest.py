@@ -41,6 +41,8 @@ RELAXED_LIMITS = {
     "device_claims_per_address": "100000/minute",
     "push_changes_per_player": "100000/minute",
     "push_key_reads_per_address": "100000/minute",
+    "passkeys_per_player": "100000/minute",
+    "passkeys_per_address": "100000/minute",
 }
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -248,3 +248,16 @@ class MatchLog(BaseModel):
 class Problem(BaseModel):
     code: str
     message: str
+
+
+class PasskeyPublic(BaseModel):
+    """A passkey you added (its keys are not shown)."""
+
+    id: str
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None = None
+
+
+class PasskeysPublic(BaseModel):
+    passkeys: list[PasskeyPublic] = Field(description="the oldest first")

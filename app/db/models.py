@@ -11,11 +11,13 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     UniqueConstraint,
     false,
@@ -224,3 +226,43 @@ class PushSubscription(Base):
     p256dh: Mapped[str] = mapped_column(String(128))
     auth: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Passkey(Base):
+    """A WebAuthn credential (a passkey) a player registered: signing in with it anywhere makes
+    that browser hers. The public key is COSE-encoded, as py_webauthn returns it."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    # The authenticator's credential id, base64url without padding (at most 1023 bytes raw).
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    # The WebAuthn user handle (random, base64url): the same for all of a player's passkeys.
+    user_handle: Mapped[str] = mapped_column(String(128))
+    label: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PasskeyChallenge(Base):
+    """A challenge handed out with passkey options: kept here so that every server process
+    sees it, used at most once (the row is deleted by its use) and only until `expires_at`."""
+
+    __tablename__ = "passkey_challenges"
+
+    # SHA-256 (hex) of the challenge's bytes: the browser sends the challenge back inside
+    # clientDataJSON, which is how the answer finds its row.
+    challenge_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    # "register" or "login".
+    purpose: Mapped[str] = mapped_column(String(8))
+    # Registration: whose passkey it will be, and her user handle.
+    player_id: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), nullable=True
+    )
+    user_handle: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -238,6 +238,15 @@ limit_verifications = _guarded(
     )
 )
 
+_PASSKEYS = "Too many passkey requests"
+limit_passkeys_of_guests = _guarded(
+    Door("passkeys_per_player", "passkeys", "player", _PASSKEYS + "."),
+    Door("passkeys_per_address", "passkeys-address", "address", _PASSKEYS + " from your address."),
+)
+limit_passkey_sign_ins = _guarded(
+    Door("passkeys_per_address", "passkeys-address", "address", _PASSKEYS + " from your address.")
+)
+
 
 GuestCreationLimit = Annotated[None, Depends(limit_guest_creation)]
 LobbyCreationLimit = Annotated[None, Depends(limit_lobby_creation)]
@@ -251,3 +260,5 @@ PushChangeLimit = Annotated[None, Depends(limit_push_changes)]
 PushKeyReadLimit = Annotated[None, Depends(limit_push_key_reads)]
 RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
 VerificationLimit = Annotated[None, Depends(limit_verifications)]
+PasskeyLimit = Annotated[None, Depends(limit_passkeys_of_guests)]
+PasskeySignInLimit = Annotated[None, Depends(limit_passkey_sign_ins)]
