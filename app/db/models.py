@@ -239,9 +239,7 @@ class Passkey(Base):
     credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
     public_key: Mapped[bytes] = mapped_column(LargeBinary)
     sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
-    player_id: Mapped[str] = mapped_column(
-        ForeignKey("players.id", ondelete="CASCADE"), index=True
-    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     # The WebAuthn user handle (random, base64url): the same for all of a player's passkeys.
     user_handle: Mapped[str] = mapped_column(String(128))
     label: Mapped[str] = mapped_column(String(60))
