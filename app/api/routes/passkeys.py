@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response, status
 
+from app.api.bodies import read_capped_body
 from app.api.deps import CurrentPlayer, SessionDep
 from app.api.guest_cookie import is_foreign_origin, set_guest_cookie
 from app.api.responses import (
@@ -61,19 +62,8 @@ def relying_party(request: Request) -> service.RelyingParty:
 
 
 async def _read_credential(request: Request) -> dict[str, Any]:
-    too_large = ArcadeError(
-        "too_large", f"A passkey credential may be at most {MAX_BODY_BYTES // 1024} KiB."
-    )
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise too_large
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise too_large
-        chunks.append(chunk)
-    return service.parse_credential(b"".join(chunks))
+    refusal = f"A passkey credential may be at most {MAX_BODY_BYTES // 1024} KiB."
+    return service.parse_credential(await read_capped_body(request, MAX_BODY_BYTES, refusal))
 
 
 def _utc(moment: datetime) -> datetime:

@@ -5,10 +5,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from app.api.bodies import read_capped_body
 from app.api.deps import ContextDep
 from app.api.responses import COMMON, VERIFY
 from app.db.models import Match
-from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services.rate_limits import VerificationLimit
 from app.services.record_check import CheckedRecord
@@ -31,24 +31,6 @@ RECORD_BODY = {
 }
 
 
-async def read_capped_body(request: Request, limit: int) -> bytes:
-    """The request body, refused as soon as it is known to exceed `limit` bytes (by its
-    declared length, or while it streams in)."""
-    too_large = ArcadeError(
-        "too_large", f"A record may be at most {limit // (1024 * 1024)} MiB; this one is larger."
-    )
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise too_large
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 @router.post("/verify", responses=VERIFY, openapi_extra=RECORD_BODY)
 async def verify_replay(
     request: Request, context: ContextDep, _: VerificationLimit
@@ -58,7 +40,10 @@ async def verify_replay(
     that match (`hosted`: same match id, seed and moves as its own log). Records are bounded
     in size (413), in moves and in checking time (422)."""
     settings = context.settings
-    raw = await read_capped_body(request, settings.verify_max_bytes)
+    limit = settings.verify_max_bytes
+    raw = await read_capped_body(
+        request, limit, f"A record may be at most {limit // (1024 * 1024)} MiB; this one is larger."
+    )
     checked = await context.record_checker.check(
         raw, max_moves=settings.verify_max_moves, seconds=settings.verify_seconds
     )
