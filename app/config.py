@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     chat_per_player: str = "30/minute"
     # Every open page of a player asks for her waiting matches every 30 s while it is seen.
     turn_reads_per_player: str = "30/minute;1000/hour"
+    # "Continue on another device": links made, and claims tried from one address.
+    device_links_per_player: str = "10/hour"
+    device_claims_per_address: str = "20/minute"
     rate_limit_key_prefix: str = "arcade-limits"
     # Stale tables. An open lobby nobody joins, leaves, changes or starts for this long
     # closes (abandoned, reason "expired"); a sweeper looks for such lobbies every
@@ -155,6 +158,8 @@ class Settings(BaseSettings):
         "syncs_per_player",
         "chat_per_player",
         "turn_reads_per_player",
+        "device_links_per_player",
+        "device_claims_per_address",
     )
     @classmethod
     def _rate_limit(cls, value: str) -> str:

@@ -21,6 +21,7 @@ HTTP_STATUS = {
     "too_soon": 409,
     # A guided first match: the learner's move is not the lesson's; the message is its hint.
     "off_script": 409,
+    "link_used": 410,
     "too_large": 413,
     "unprocessable": 422,
     "rate_limited": 429,

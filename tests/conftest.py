@@ -37,6 +37,8 @@ RELAXED_LIMITS = {
     "syncs_per_player": "100000/minute",
     "chat_per_player": "100000/minute",
     "turn_reads_per_player": "100000/minute",
+    "device_links_per_player": "100000/minute",
+    "device_claims_per_address": "100000/minute",
 }
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 

@@ -42,6 +42,7 @@ CONFLICT = {
         "stale move, match not started or over (`conflict`, `not_your_turn`, ...)"
     )
 }
+GONE = {410: problem("The device link was already used or has expired (`link_used`)")}
 
 # On every router: a rate limit (app/services/rate_limits.py) guards every operation.
 COMMON = LIMITED

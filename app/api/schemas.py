@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 
 class PlayerCreate(BaseModel):
@@ -37,6 +37,48 @@ class TurnsWaiting(BaseModel):
         description="a running clock first, the soonest first; then the longest waiting first"
     )
     count: int
+
+
+class FriendPublic(BaseModel):
+    """Someone you shared a table with."""
+
+    id: str
+    name: str
+    last_played_at: datetime
+    last_game: str
+    last_game_name: str
+    matches: int = Field(description="tables shared (lessons not counted)")
+
+
+class FriendsPublic(BaseModel):
+    friends: list[FriendPublic] = Field(description="the most recent table first, at most 20")
+
+
+class InvitationPublic(BaseModel):
+    """An open lobby a friend invited you to."""
+
+    match_id: str
+    game: str
+    game_name: str
+    host: str = Field(description="the name of who invited you")
+    invited_at: datetime
+
+
+class InvitationsPublic(BaseModel):
+    invitations: list[InvitationPublic] = Field(description="the newest first")
+
+
+class DeviceLinkCreated(BaseModel):
+    url: str = Field(description="open it on the other device; one use, within minutes")
+    expires_at: datetime
+    qr: list[str] = Field(
+        description="the url as a QR code: rows of modules, 1 dark and 0 light, no quiet zone"
+    )
+
+
+class DeviceLinkClaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=100, description="the #device= part of the link")
 
 
 class PlayerCreated(PlayerPublic):
@@ -89,6 +131,12 @@ class MatchCreate(BaseModel):
     seats: int | None = Field(default=None, ge=1, le=8)
     private: bool = False
     nonce: str | None = NONCE
+    invite: list[Annotated[str, StringConstraints(min_length=1, max_length=32)]] = Field(
+        default_factory=list,
+        max_length=7,
+        description="ids of people you played with recently (GET /api/players/me/friends) to "
+        "invite to this lobby",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -102,8 +150,14 @@ class MatchUpdate(BaseModel):
     private: bool | None = Field(default=None, description="only players and invited watch")
     turn_timer: int | None = Field(
         default=None,
-        description="seconds per turn (30, 60, 120, 300 or 600), or null for none; while the "
-        "lobby is open",
+        description="seconds per turn: live 30, 60, 120, 300 or 600, or null for none; "
+        "turn-based 3600, 28800, 86400, 259200 or 604800; while the lobby is open",
+    )
+    pace: Literal["live", "turn-based"] | None = Field(
+        default=None,
+        description="live (everyone at the table) or turn-based (a time per move of an hour to "
+        "a week, nobody needs to be online); follows from turn_timer, which it checks or, "
+        "alone, sets (turn-based: a day; live: none)",
     )
 
 

@@ -158,3 +158,48 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Invitation(Base):
+    """A friend invited to an open lobby ("Play again with them"): she finds it among her
+    invitations until she joins, the lobby closes or starts."""
+
+    __tablename__ = "invitations"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    invited_by: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class PlayerToken(Base):
+    """A further credential of a player, for another device she continued on (a device link,
+    a passkey sign-in): each device keeps its own token, so none signs the others out. Only
+    the SHA-256 is stored, as for `Player.token_hash`."""
+
+    __tablename__ = "player_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class DeviceLink(Base):
+    """A one-time "continue on another device" link: its token (hashed) lets one browser
+    become the player who made it, once, within minutes."""
+
+    __tablename__ = "device_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

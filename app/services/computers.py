@@ -28,8 +28,19 @@ from app.timestamps import iso_utc
 
 LEVELS = ("easy", "normal")
 STAND_IN_LEVEL = "normal"
-TURN_TIMERS = (30, 60, 120, 300, 600)
-"""The turn timers a lobby may choose, in seconds (None: off)."""
+LIVE_TURN_TIMERS = (30, 60, 120, 300, 600)
+"""The turn timers of a live match, in seconds (None: off): everyone is at the table."""
+TURN_BASED_TIMERS = (3600, 8 * 3600, 86400, 3 * 86400, 7 * 86400)
+"""The time per move of a turn-based match: an hour to a week. Nobody needs to be online; a
+closed tab is not an absence, and only running out of time lets the others act."""
+TURN_TIMERS = LIVE_TURN_TIMERS + TURN_BASED_TIMERS
+"""Every turn timer a lobby may choose; the pace follows from it (`pace_of`)."""
+PACES = ("live", "turn-based")
+
+
+def pace_of(match: Match) -> str:
+    """"turn-based" when the match's time per move is one of TURN_BASED_TIMERS, else "live"."""
+    return "turn-based" if match.turn_timer in TURN_BASED_TIMERS else "live"
 
 
 SEAT_CHANGES_KEPT = 100
@@ -132,12 +143,42 @@ async def remove_computer(
     return await change_lobby(session, match_id, decide)
 
 
+def turn_timer_for(pace: str | None, seconds: int | None, current: int | None) -> int | None:
+    """The turn timer a lobby change asks for: `seconds` (checked against the pace, when one
+    is named), or the pace's default when only the pace is named."""
+    if pace is not None and pace not in PACES:
+        raise ArcadeError("bad_request", 'The pace is "live" or "turn-based".')
+    if pace == "turn-based":
+        if seconds is None:
+            return current if current in TURN_BASED_TIMERS else 86400
+        if seconds not in TURN_BASED_TIMERS:
+            choices = ", ".join(str(s) for s in TURN_BASED_TIMERS)
+            raise ArcadeError(
+                "bad_request", f"A turn-based match has a time per move of {choices} seconds."
+            )
+        return seconds
+    if pace == "live" and seconds in TURN_BASED_TIMERS:
+        choices = ", ".join(str(s) for s in LIVE_TURN_TIMERS)
+        raise ArcadeError(
+            "bad_request", f"A live match's turn timer is off (null) or one of {choices} seconds."
+        )
+    if pace == "live" and seconds is None:
+        return None if current in TURN_BASED_TIMERS else current
+    if seconds is not None and seconds not in TURN_TIMERS:
+        live = ", ".join(str(s) for s in LIVE_TURN_TIMERS)
+        turn_based = ", ".join(str(s) for s in TURN_BASED_TIMERS)
+        raise ArcadeError(
+            "bad_request",
+            f"A turn timer is off (null), one of {live} seconds (live) or one of {turn_based} "
+            "seconds (turn-based).",
+        )
+    return seconds
+
+
 async def set_turn_timer(
     session: AsyncSession, *, match_id: str, player: Player, seconds: int | None
 ) -> Match:
-    if seconds is not None and seconds not in TURN_TIMERS:
-        choices = ", ".join(str(s) for s in TURN_TIMERS)
-        raise ArcadeError("bad_request", f"A turn timer is off (null) or one of {choices} seconds.")
+    seconds = turn_timer_for(None, seconds, None)  # refuses a value no pace has
     host_id = player.id
 
     def decide(match: Match) -> dict[str, Any] | None:
@@ -209,7 +250,8 @@ async def seat_facts(
 ) -> SeatFacts:
     levels = await computer_levels(session, [match])
     away: dict[int, datetime] = {}
-    if match.status == "active":
+    # Turn-based: nobody has to be at the table, so a closed tab is never an absence.
+    if match.status == "active" and pace_of(match) == "live":
         now = now or _now()
         seen = await seen_times(session, match)
         for seat, player_id in enumerate(match.seats):
@@ -232,6 +274,7 @@ def describe_seats(summary: dict[str, Any], match: Match, facts: SeatFacts | Non
         entry["stand_in"] = standing["level"] if standing else None
         entry["away_since"] = iso_utc(facts.away[seat]) if facts and seat in facts.away else None
     summary["turn_timer"] = match.turn_timer
+    summary["pace"] = pace_of(match)
     summary["absence"] = None if facts is None else {
         "away_after": facts.away_after, "claim_after": facts.claim_after,
     }
@@ -350,10 +393,16 @@ async def come_back(
 
 
 async def claim_win(
-    session: AsyncSession, *, match_id: str, player: Player, facts: SeatFacts, now: datetime
+    session: AsyncSession,
+    *,
+    match_id: str,
+    player: Player,
+    facts: SeatFacts,
+    now: datetime,
+    live: LiveMatch | None = None,
 ) -> tuple[Match, dict[str, Any]]:
-    """The one other player of a two-player match whose opponent stayed away claims the win
-    (recorded as such in the outcome)."""
+    """The one other player of a two-player match whose opponent stayed away (live) or let
+    her time per move run out (turn-based) claims the win (recorded as such in the outcome)."""
     player_id = player.id
     claimed: dict[str, Any] = {}
 
@@ -366,7 +415,16 @@ async def claim_win(
         other = 1 - mine
         if match.seats[other] in facts.levels:
             raise ArcadeError("bad_request", "Your opponent is a computer player: play on.")
-        since = facts.away.get(other)
+        if pace_of(match) == "turn-based":
+            if live is None or not live.turn_ran_out(other, int(now.timestamp() * 1000)):
+                raise ArcadeError(
+                    "too_soon",
+                    "Your opponent still has time for her move: you can claim the win once "
+                    "her time per move has run out.",
+                )
+            since = now - timedelta(seconds=facts.claim_after)
+        else:
+            since = facts.away.get(other)
         if since is None:
             raise ArcadeError("not_away", "Your opponent is here; play on.")
         if now - since < timedelta(seconds=facts.claim_after):
@@ -382,7 +440,9 @@ async def claim_win(
         claimed.update(outcome)
         told = seat_change(
             other, "claimed", player.name,
-            f"{player.name} claimed the win: the other player stayed away.", now,
+            f"{player.name} claimed the win: the other player "
+            + ("ran out of time." if pace_of(match) == "turn-based" else "stayed away."),
+            now,
             match.version,
         )
         return {

@@ -13,7 +13,7 @@ import uuid
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Player
+from app.db.models import Player, PlayerToken
 from app.services.text import clean_name
 
 
@@ -32,7 +32,24 @@ async def create_player(session: AsyncSession, *, name: str) -> tuple[Player, st
 async def player_for_token(session: AsyncSession, *, token: str) -> Player | None:
     if not token or len(token) > 200 or not token.isascii():
         return None  # ours are URL-safe base64; anything else is not one (and may not encode)
-    return await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+    digest = hash_token(token)
+    player = await session.scalar(select(Player).where(Player.token_hash == digest))
+    if player is not None:
+        return player
+    # A token of another device she continued on (issue_token).
+    return await session.scalar(
+        select(Player)
+        .join(PlayerToken, PlayerToken.player_id == Player.id)
+        .where(PlayerToken.token_hash == digest)
+    )
+
+
+async def issue_token(session: AsyncSession, *, player: Player) -> str:
+    """A new credential for `player` on one more device; her other devices keep theirs."""
+    token = secrets.token_urlsafe(32)
+    session.add(PlayerToken(token_hash=hash_token(token), player_id=player.id))
+    await session.flush()
+    return token
 
 
 async def rename_player(session: AsyncSession, *, player: Player, name: str) -> Player:

@@ -201,6 +201,17 @@ limit_turn_reads = _guarded(
         "Too many looks at the matches waiting for you.",
     )
 )
+limit_device_links = _guarded(
+    Door("device_links_per_player", "device-links", "player", "Too many device links made.")
+)
+limit_device_claims = _guarded(
+    Door(
+        "device_claims_per_address",
+        "device-claims",
+        "address",
+        "Too many device links were tried from your address.",
+    )
+)
 # Verifying a record re-runs a whole match through the rules.
 limit_verifications = _guarded(
     Door(
@@ -218,5 +229,7 @@ LobbyWriteLimit = Annotated[None, Depends(limit_lobby_writes)]
 HttpMoveLimit = Annotated[None, Depends(limit_http_moves)]
 ListReadLimit = Annotated[None, Depends(limit_list_reads)]
 TurnReadLimit = Annotated[None, Depends(limit_turn_reads)]
+DeviceLinkLimit = Annotated[None, Depends(limit_device_links)]
+DeviceClaimLimit = Annotated[None, Depends(limit_device_claims)]
 RecordReadLimit = Annotated[None, Depends(limit_record_reads)]
 VerificationLimit = Annotated[None, Depends(limit_verifications)]

@@ -511,5 +511,8 @@ loadGames();
 poll(refreshOpen, OPEN_POLL_MS);
 poll(refreshLive, LIVE_POLL_MS);
 verified.then((known) => {
-  if (!known) whoAmI().catch((error) => toast(error.message, { kind: "error" }));
+  // A visitor who came with a link from her other device is asked about that instead
+  // (device-link.js), not for a new name.
+  const continuing = new URLSearchParams(location.hash.slice(1)).has("device");
+  if (!known && !continuing) whoAmI().catch((error) => toast(error.message, { kind: "error" }));
 });

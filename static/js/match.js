@@ -8,7 +8,7 @@ import { MatchSocket } from "./socket.js";
 import { askName, clear, clockTime, copyText, fill, h, logoSvg, morph, toast } from "./ui.js";
 import { mountRulesPanel } from "./rules-panel.js";
 import { subscribeTurns } from "./turns.js";
-import { awayWords, botName, clockWords, computerBadge, computerIcon, durationWords, secondsSince, timerWords, TURN_TIMERS } from "./seats.js";
+import { awayWords, botName, clockWords, computerBadge, computerIcon, durationWords, secondsSince, timerWords, TURN_BASED_TIMERS, TURN_TIMERS } from "./seats.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 // A private match's watch link carries ?watch=<token>: sent in hello and on REST reads.
@@ -551,10 +551,13 @@ async function removeBot(seat, button) {
   }
 }
 
-// The turn timer: the host picks it (saved at once), the others read it.
-for (const [seconds, words] of TURN_TIMERS) {
-  els.turnTimer.append(h("option", { value: seconds === null ? "" : String(seconds) }, words));
-}
+// The pace and its timer: the host picks them (saved at once), the others read them. A live
+// match has a turn timer or none; a turn-based one a time per move of an hour to a week.
+const timerOption = ([seconds, words]) => h("option", { value: seconds === null ? "" : String(seconds) }, words);
+els.turnTimer.append(
+  h("optgroup", { label: "Live: everyone at the table" }, ...TURN_TIMERS.map(timerOption)),
+  h("optgroup", { label: "Turn-based: time per move" }, ...TURN_BASED_TIMERS.map(timerOption)),
+);
 let turnTimerSaving = false;
 
 function renderTurnTimer(isHost) {
@@ -564,9 +567,9 @@ function renderTurnTimer(isHost) {
   if (!known) return;
   const value = summary.turn_timer ?? null;
   if (!turnTimerSaving) els.turnTimer.value = value === null ? "" : String(value);
-  els.turnTimerText.textContent = value === null
-    ? "No turn timer."
-    : `Turn timer: ${timerWords(value)} per turn.`;
+  els.turnTimerText.textContent = summary.pace === "turn-based"
+    ? `Turn-based: ${timerWords(value)} per move. Nobody needs to be online.`
+    : value === null ? "Live, no turn timer." : `Live, turn timer: ${timerWords(value)} per turn.`;
 }
 
 els.turnTimer.addEventListener("change", async () => {
@@ -968,7 +971,9 @@ function renderAbsence() {
     const away = extra.awaySince ? secondsSince(extra.awaySince, now) : null;
     if (away !== null) ticking = true;
     const twoPlayer = seats.length === 2;
-    const claimIn = away === null ? null : claimAfter() - away;
+    // Turn-based, nobody is away for having closed the tab: running out of time is what counts.
+    const turnBased = summary?.pace === "turn-based";
+    const claimIn = turnBased ? (ranOut ? 0 : null) : away === null ? null : claimAfter() - away;
     const actions = [];
     if (canAct && herTurn) {
       actions.push(h("button", { type: "button", class: "primary", "data-testid": `stand-in-${seat.seat}`,

@@ -10,6 +10,10 @@ export const BOT_LEVEL_WORDS = { easy: "easy", normal: "normal" };
 export const TURN_TIMERS = [
   [null, "Off"], [30, "30 s"], [60, "1 min"], [120, "2 min"], [300, "5 min"], [600, "10 min"],
 ];
+/** A turn-based match's time per move (docs/protocol.md 7.4): nobody needs to be online. */
+export const TURN_BASED_TIMERS = [
+  [3600, "1 hour"], [28800, "8 hours"], [86400, "1 day"], [259200, "3 days"], [604800, "1 week"],
+];
 
 /** "Computer (normal)": what a bot seat is called when the server gave no name. */
 export function botName(level) {
@@ -51,7 +55,8 @@ export function durationWords(seconds) {
   if (seconds < 60) return `${seconds} s`;
   const m = Math.floor(seconds / 60);
   if (m < 60) return `${m} min`;
-  return `${Math.floor(m / 60)} h`;
+  const hours = Math.floor(m / 60);
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} days`;
 }
 
 /** "away 40 s", "away 2 min", "away 3 h" */
@@ -62,12 +67,16 @@ export function awayWords(iso, now = Date.now()) {
 /** "45 s", "1:05", "10:00": what is left of a clock, in the banner. */
 export function clockWords(seconds) {
   if (seconds < 60) return `${seconds} s`;
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  // A turn-based clock: hours and minutes, or days and hours.
+  const hours = Math.floor(seconds / 3600);
+  if (hours < 24) return `${hours} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
 /** "30 s", "1 min", ...: a turn timer in words; "off" without one. */
 export function timerWords(seconds) {
-  const known = TURN_TIMERS.find(([value]) => value === seconds);
+  const known = [...TURN_TIMERS, ...TURN_BASED_TIMERS].find(([value]) => value === seconds);
   if (known) return seconds === null ? "off" : known[1];
   return seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }

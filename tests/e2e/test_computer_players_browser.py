@@ -349,7 +349,7 @@ def test_the_new_lobby_controls_fit_a_phone(open_page: Callable[..., Any], artif
     expect(guest.get_by_test_id("leave-seat")).to_be_visible()
     guest_bot_seat = guest.locator('[data-testid="seat"][data-seat="1"]')
     expect(guest_bot_seat.get_by_test_id("computer-badge")).to_be_visible()
-    expect(guest.get_by_test_id("turn-timer-text")).to_have_text("No turn timer.")
+    expect(guest.get_by_test_id("turn-timer-text")).to_have_text("Live, no turn timer.")
     expect(guest.get_by_test_id("turn-timer")).to_be_hidden()
     expect(guest.get_by_test_id("add-bot-3")).to_have_count(0)
     expect(guest.get_by_test_id("remove-bot-1")).to_have_count(0)

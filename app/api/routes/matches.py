@@ -27,7 +27,7 @@ from app.engine.contract import Game, Outcome
 from app.engine.registry import get_game
 from app.engine.runtime import stand_ins_of
 from app.errors import ArcadeError
-from app.services import computers, replays
+from app.services import computers, friends, replays
 from app.services import matches as lobby
 from app.services.rate_limits import (
     HttpMoveLimit,
@@ -116,6 +116,7 @@ async def create_match(
         nonce=body.nonce,
         max_open=context.settings.max_open_lobbies_per_player,
     )
+    await friends.invite(session, match, player, body.invite)
     await session.commit()
     return await summary_for(context, session, match, player.id)
 
@@ -202,9 +203,10 @@ async def update_match(
     _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """The host makes the match private (only players and invited spectators watch) or
-    public, or sets the turn timer while the lobby is open (`turn_timer`: seconds or null)."""
+    public, or sets the pace and the turn timer while the lobby is open (`pace`: live or
+    turn-based; `turn_timer`: seconds or null)."""
     if not body.model_fields_set:
-        raise ArcadeError("bad_request", "Say what to change: private, turn_timer or both.")
+        raise ArcadeError("bad_request", "Say what to change: private, pace or turn_timer.")
     match = await lobby.get_match(session, match_id=match_id)
     if "private" in body.model_fields_set:
         if body.private is None:
@@ -212,9 +214,14 @@ async def update_match(
         match = await lobby.set_private(
             session, match_id=match_id, player=player, private=body.private
         )
-    if "turn_timer" in body.model_fields_set:
+    if {"turn_timer", "pace"} & body.model_fields_set:
+        seconds = computers.turn_timer_for(
+            body.pace if "pace" in body.model_fields_set else None,
+            body.turn_timer,
+            match.turn_timer,
+        )
         match = await computers.set_turn_timer(
-            session, match_id=match_id, player=player, seconds=body.turn_timer
+            session, match_id=match_id, player=player, seconds=seconds
         )
     return await _lobby_changed(context, session, match, player.id, "lobby")
 
@@ -284,11 +291,13 @@ async def claim_win(
     _: LobbyWriteLimit,
 ) -> dict[str, Any]:
     """In a two-player match whose other player has been away long enough (`absence`
-    `claim_after`), the player who stayed claims the win; the outcome says it was claimed."""
+    `claim_after`), or, turn-based, let her time per move run out, the player who stayed
+    claims the win; the outcome says it was claimed."""
     match = await lobby.get_match(session, match_id=match_id)
     facts = await context.seat_facts(session, match)
+    live = await context.runtime.get(match_id)  # a turn-based claim needs the turn clock
     match, outcome = await computers.claim_win(
-        session, match_id=match_id, player=player, facts=facts, now=datetime.now(UTC)
+        session, match_id=match_id, player=player, facts=facts, now=datetime.now(UTC), live=live
     )
     await session.commit()
     await context.runtime.claim(
