@@ -52,7 +52,7 @@ async function claim(token) {
   try {
     const me = await api("POST", "/players/device-link/claim", { token });
     savePlayer(me);
-    location.replace(location.pathname + location.search); // the page again, as her, without the link
+    location.replace("/"); // the home page again, as her, without the link
   } catch (error) {
     toast(error.message, { kind: "error", title: "This link did not work" });
     claimPanel.hidden = true;
