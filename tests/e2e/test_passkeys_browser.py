@@ -80,7 +80,8 @@ def test_ada_adds_a_passkey_and_signs_in_with_it_on_another_device(
         dialog = laptop.get_by_test_id("name-dialog")
         expect(dialog).to_be_visible()
         expect(laptop.get_by_test_id("passkey-add")).to_be_hidden()
-        dialog.get_by_test_id("passkey-signin-dialog").click()
+        with laptop.expect_navigation():  # signed in, the page starts again as her
+            dialog.get_by_test_id("passkey-signin-dialog").click()
         expect(laptop.get_by_test_id("player-name")).to_have_text("Ada")
         expect(laptop.get_by_test_id("name-dialog")).to_have_count(0)
         me = laptop.evaluate("fetch('/api/players/me').then((r) => r.json())")
@@ -110,7 +111,8 @@ def test_ada_adds_a_passkey_and_signs_in_with_it_on_another_device(
         )
         shared.goto("/")
         expect(shared.get_by_test_id("player-name")).to_have_text("Bob")
-        shared.get_by_test_id("passkey-signin").click()
+        with shared.expect_navigation():
+            shared.get_by_test_id("passkey-signin").click()
         expect(shared.get_by_test_id("player-name")).to_have_text("Ada")
         me = shared.evaluate("fetch('/api/players/me').then((r) => r.json())")
         assert me == {"id": ada["id"], "name": "Ada"}
