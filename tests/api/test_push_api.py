@@ -65,7 +65,7 @@ class PushEndpoint:
                 self.end_headers()
 
             def log_message(self, *args: object) -> None:
-                pass
+                """Quiet: http.server would print every request to stderr."""
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
