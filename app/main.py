@@ -23,7 +23,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.runtime import MatchRuntime
 from app.errors import ArcadeError
-from app.pages import assemble_pages
+from app.pages import assemble_pages, match_page_name
 from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
@@ -34,6 +34,7 @@ from app.services import rate_limits
 from app.services.absence import Absence
 from app.services.computer_turns import ComputerTurns
 from app.services.lobby_sweeper import LobbySweeper
+from app.services.matches import game_of
 from app.services.push import PushNotifier, load_vapid_key
 from app.static_files import (
     MEDIA_TYPES,
@@ -188,7 +189,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/match/{match_id}", include_in_schema=False)
     async def match_page(request: Request, match_id: str) -> Response:
-        return await page_response(request, pages["match"])
+        context: AppContext = request.app.state.context
+        live = context.runtime.cached_match(match_id)
+        if live is not None:
+            game_id: str | None = live.game.id
+        else:
+            async with context.sessions() as session:
+                game_id = await game_of(session, match_id=match_id)
+        page = pages.get(match_page_name(game_id)) if game_id else None
+        return await page_response(request, page or pages["match"])
 
     @app.get("/replay/{match_id}", include_in_schema=False)
     async def replay_page(request: Request, match_id: str) -> Response:

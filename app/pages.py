@@ -38,7 +38,22 @@ def page_environment(static: Path) -> Environment:
     return environment
 
 
+def match_page_name(game_id: str) -> str:
+    return f"match:{game_id}"
+
+
 def assemble_pages(static: Path) -> dict[str, str]:
-    """Each page of PAGES (by file name without .html), rendered."""
+    """Each page of PAGES (by file name without .html), rendered, and one match page per game
+    renderer under `match_page_name(game id)`: it preloads that renderer and everything it
+    imports, so a match page fetches its whole module graph at once and nothing another game
+    draws with. `match` itself (a match that does not exist, say) preloads no renderer."""
     environment = page_environment(static)
-    return {name: environment.get_template(f"{name}.html").render() for name in PAGES}
+    pages = {
+        name: environment.get_template(f"{name}.html").render(game_modules=()) for name in PAGES
+    }
+    match = environment.get_template("match.html")
+    for renderer in sorted((static / "js" / "games").glob("*.js")):
+        pages[match_page_name(renderer.stem)] = match.render(
+            game_modules=(f"js/games/{renderer.name}",)
+        )
+    return pages

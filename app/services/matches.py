@@ -26,6 +26,7 @@ from app.services.option_errors import option_fault
 from app.timestamps import iso_utc
 
 STATUSES = ("open", "active", "finished", "abandoned")
+MATCH_ID_LENGTH = 12  # hex digits
 # Why a match was abandoned (its `abandoned_reason`).
 EVERYONE_LEFT, ENDED, EXPIRED = "left", "ended", "expired"
 # A change that lost the race this many times in a row gives up with a conflict (each loss
@@ -58,6 +59,13 @@ async def get_match(session: AsyncSession, *, match_id: str, for_update: bool = 
     if match is None:
         raise ArcadeError("not_found", "There is no such match.")
     return match
+
+
+async def game_of(session: AsyncSession, *, match_id: str) -> str | None:
+    """The game a match plays, or None when there is no such match."""
+    if len(match_id) > MATCH_ID_LENGTH:
+        return None  # no such id was ever made: no query for it
+    return await session.scalar(select(Match.game).where(Match.id == match_id))
 
 
 async def change_lobby(
@@ -211,7 +219,7 @@ async def create_match(
         )
     seed = secrets.token_hex(32)
     match = Match(
-        id=secrets.token_hex(6),
+        id=secrets.token_hex(MATCH_ID_LENGTH // 2),
         game=game.id,
         rules_version=game.rules_version,
         options=parsed,
@@ -438,7 +446,7 @@ async def rematch(session: AsyncSession, *, match_id: str, player: Player) -> Ma
     Players asking at once get the same new lobby: the first to claim the old match's
     rematch_id creates it."""
     player_id = player.id
-    new_id = secrets.token_hex(6)
+    new_id = secrets.token_hex(MATCH_ID_LENGTH // 2)
 
     def decide(old: Match) -> dict[str, Any] | None:
         if old.status != "finished":

@@ -123,4 +123,5 @@ def test_a_page_that_calls_the_header_wrongly_stops_the_app_from_starting(
     page.write_text(page.read_text().replace('current="history"', 'curent="history"'))
     with pytest.raises(TypeError, match="curent"):
         assemble_pages(tmp_path / "static")
-    assert set(assemble_pages(STATIC)) == {"index", "match", "replay", "history", "404", "docs"}
+    pages = {name for name in assemble_pages(STATIC) if not name.startswith("match:")}
+    assert pages == {"index", "match", "replay", "history", "404", "docs"}

@@ -22,6 +22,8 @@ from app.config import Settings
 from app.main import STATIC, create_app
 from app.static_files import accepted_encoding, load_static_tree
 from tests.api.test_security_headers import assert_secured
+from tests.conftest import LiveServer
+from tests.helpers import guests
 
 VERSIONED = re.compile(r"^/static/[0-9a-f]{12}/")
 BROWSER = {"Accept": "text/html,*/*;q=0.8", "Accept-Encoding": "gzip, deflate, br"}
@@ -36,7 +38,11 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
 @pytest.fixture
 async def client(app: Any) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://arcade.test") as client:
+    # The app's lifespan too: a match page asks the database which game it shows.
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://arcade.test") as client,
+    ):
         yield client
 
 
@@ -175,18 +181,38 @@ async def test_missing_files_are_not_found_and_large_api_json_is_gzipped(
     assert "content-encoding" not in plain.headers and plain.json() == api.json()
 
 
-async def test_the_match_page_preloads_every_module_match_js_imports(
-    client: httpx.AsyncClient,
-) -> None:
-    page = (await client.get("/match/some-match", headers=BROWSER)).text
-    preloads = {
+def preloaded(page: str) -> set[str]:
+    return {
         VERSIONED.sub("", url)
         for url in re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
     }
+
+
+async def test_a_match_page_preloads_its_own_renderer_and_every_module_it_imports(
+    server: LiveServer,
+) -> None:
+    """Issue 17, item 5: the page of a Tank Skirmish match fetches its renderer's whole module
+    graph at once and nothing only another game draws with (the C64 table); a C64 match's page
+    preloads the table; a match that does not exist gets the page with no renderer."""
     tree = load_static_tree(STATIC)
-    assert {"js/match.js", "js/socket.js", "js/patch.js", "js/c64/table.js"} <= preloads
-    assert set(tree.module_imports("js/match.js")) <= preloads
-    assert "vendor/fast-json-patch/module/core.mjs" in preloads  # two levels down from patch.js
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        (ada,) = await guests(client, "Ada")
+        pages = {}
+        for game in ("tube-tanks", "c64-maze"):
+            match_id = (await ada.post("/api/matches", {"game": game})).json()["id"]
+            pages[game] = preloaded(
+                (await client.get(f"/match/{match_id}", headers=BROWSER)).text
+            )
+        unknown = preloaded((await client.get("/match/some-match", headers=BROWSER)).text)
+    for preloads in (*pages.values(), unknown):
+        assert {"js/match.js", "js/socket.js", "js/patch.js"} <= preloads
+        assert set(tree.module_imports("js/match.js")) <= preloads
+        assert "vendor/fast-json-patch/module/core.mjs" in preloads  # two levels below patch.js
+    tanks = {"js/games/tube-tanks.js", *tree.module_imports("js/games/tube-tanks.js")}
+    assert tanks <= pages["tube-tanks"]
+    assert "js/c64/table.js" not in pages["tube-tanks"]
+    assert {"js/games/c64-maze.js", "js/c64/table.js", "js/c64/grid.js"} <= pages["c64-maze"]
+    assert not any(module.startswith("js/games/") for module in unknown)
 
 
 def test_a_changed_file_changes_the_version(tmp_path: Path) -> None:
