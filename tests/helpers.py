@@ -77,6 +77,21 @@ async def guests(client: httpx.AsyncClient, *names: str) -> list[Guest]:
     return [await Guest(client, n).create() for n in names]
 
 
+async def move_until_not_her_turn(guest: Guest, match_id: str, *, limit: int = 20) -> None:
+    """Her first legal move, over REST, until the match waits for someone else (a C64 set-up
+    may take her several steps)."""
+    url = f"/api/matches/{match_id}"
+    for step in range(limit):
+        view = (await guest.get(url)).json()["view"]
+        if view["you"] not in view["active_seats"]:
+            return
+        moved = await guest.post(
+            f"{url}/moves", {"move": view["legal_moves"][0], "id": f"{guest.name}-{step}"}
+        )
+        assert moved.status_code == 200, moved.text
+    raise AssertionError(f"still her turn after {limit} moves")
+
+
 async def started_match(
     client: httpx.AsyncClient,
     players: list[Guest],

@@ -14,7 +14,7 @@ from sqlalchemy import update
 from app.db.models import Move
 from app.db.session import make_engine
 from tests.conftest import LiveServer
-from tests.helpers import Guest, guests, update_match_row
+from tests.helpers import Guest, guests, move_until_not_her_turn, update_match_row
 
 HOUR = 3600
 
@@ -33,19 +33,6 @@ async def _patch(host: Guest, match_id: str, body: dict[str, object]) -> httpx.R
 async def _start(host: Guest, guest: Guest, match_id: str) -> None:
     assert (await guest.post(f"/api/matches/{match_id}/join", {})).status_code == 200
     assert (await host.post(f"/api/matches/{match_id}/start")).status_code == 200
-
-
-async def _move_until_others_turn(guest: Guest, match_id: str) -> None:
-    url = f"/api/matches/{match_id}"
-    for step in range(20):
-        view = (await guest.get(url)).json()["view"]
-        if view["you"] not in view["active_seats"]:
-            return
-        sent = await guest.post(
-            f"{url}/moves", {"move": view["legal_moves"][0], "id": f"{guest.name}-{step}"}
-        )
-        assert sent.status_code == 200, sent.text
-    raise AssertionError("still her turn after 20 moves")
 
 
 async def test_the_pace_is_chosen_in_the_lobby_and_checked(database_url: str) -> None:
@@ -110,7 +97,7 @@ async def test_turn_based_players_are_not_away_and_running_out_lets_the_other_cl
             assert all(await _away(ada, live_id))
             assert await _away(ada, slow_id) == [None, None]
 
-            await _move_until_others_turn(ada, slow_id)
+            await move_until_not_her_turn(ada, slow_id)
             early = await ada.post(f"/api/matches/{slow_id}/claim-win")
             assert early.status_code == 409 and early.json()["code"] == "too_soon"
             assert "time per move" in early.json()["message"]

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import LiveServer
-from tests.helpers import Guest, guests, started_match
+from tests.helpers import Guest, guests, move_until_not_her_turn, started_match
 
 TURNS = "/api/players/me/turns"
 
@@ -21,21 +21,6 @@ async def _turns(guest: Guest) -> dict[str, Any]:
     body: dict[str, Any] = answer.json()
     assert body["count"] == len(body["turns"])
     return body
-
-
-async def _play_until_not_her_turn(guest: Guest, match_id: str) -> None:
-    """Her first legal move until the match waits for someone else (C64 set-up may take
-    several steps)."""
-    url = f"/api/matches/{match_id}"
-    for step in range(20):
-        view = (await guest.get(url)).json()["view"]
-        if view["you"] not in view["active_seats"]:
-            return
-        moved = await guest.post(
-            f"{url}/moves", {"move": view["legal_moves"][0], "id": f"{guest.name}-{step}"}
-        )
-        assert moved.status_code == 200, moved.text
-    raise AssertionError("still her turn after 20 moves")
 
 
 async def test_the_matches_waiting_for_you_in_order_and_after_a_restart(database_url: str) -> None:
@@ -66,7 +51,7 @@ async def test_the_matches_waiting_for_you_in_order_and_after_a_restart(database
             assert datetime.fromisoformat(open_ended["since"]) <= datetime.now(UTC)
             assert [t["match_id"] for t in (await _turns(bob))["turns"]] == [plain]
 
-            await _play_until_not_her_turn(ada, plain)
+            await move_until_not_her_turn(ada, plain)
             assert [t["match_id"] for t in (await _turns(ada))["turns"]] == [timed["id"]]
             bobs = (await _turns(bob))["turns"]
             assert [t["match_id"] for t in bobs] == [plain]

@@ -43,6 +43,42 @@ def api_match(
     return match_id, players
 
 
+def legal_moves(base: str, match_id: str, player: dict[str, str]) -> list[dict[str, Any]]:
+    """The player's legal moves now, as the REST API gives them."""
+    with httpx.Client(base_url=base) as client:
+        summary = client.get(f"/api/matches/{match_id}", headers=auth(player))
+    assert summary.status_code == 200, summary.text
+    return list(summary.json()["view"]["legal_moves"])
+
+
+def play_first_legal_moves(
+    base: str,
+    match_id: str,
+    people: Sequence[dict[str, str]],
+    *,
+    until: Callable[[dict[str, Any]], bool],
+    movers: Sequence[int] | None = None,
+    limit: int = 40,
+) -> None:
+    """Seats to move (of `movers`, default any) make their first legal move over REST, one at
+    a time, until `until(view)` holds for the view of `people[0]`; fails after `limit`."""
+    url = f"/api/matches/{match_id}"
+    with httpx.Client(base_url=base) as client:
+        for _ in range(limit):
+            view = client.get(url, headers=auth(people[0])).json()["view"]
+            if until(view):
+                return
+            seat = next(s for s in view["active_seats"] if movers is None or s in movers)
+            mine = client.get(url, headers=auth(people[seat])).json()["view"]
+            sent = client.post(
+                f"{url}/moves",
+                headers=auth(people[seat]),
+                json={"move": mine["legal_moves"][0]},
+            )
+            assert sent.status_code == 200, sent.text
+    raise AssertionError(f"not there after {limit} moves")
+
+
 def api_lobby(
     base: str,
     game: str,

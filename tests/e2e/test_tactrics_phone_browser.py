@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.c64_browser import version
-from tests.e2e.lobby_flow import api_match, auth
+from tests.e2e.lobby_flow import api_match, auth, legal_moves
 from tests.e2e.phone import PHONE, assert_phone_table
 
 pytestmark = pytest.mark.browser
@@ -37,12 +37,6 @@ def post(base: str, match_id: str, player: dict[str, str], move: dict[str, Any])
             f"/api/matches/{match_id}/moves", json={"move": move}, headers=auth(player)
         )
         assert sent.status_code == 200, sent.text
-
-
-def legal_moves(base: str, match_id: str, player: dict[str, str]) -> list[dict[str, Any]]:
-    with httpx.Client(base_url=base) as client:
-        view = client.get(f"/api/matches/{match_id}", headers=auth(player)).json()
-    return list(view["view"]["legal_moves"])
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:

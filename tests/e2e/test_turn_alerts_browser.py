@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.lobby_flow import api_match, auth
+from tests.e2e.lobby_flow import api_match, play_first_legal_moves
 
 pytestmark = pytest.mark.browser
 
@@ -43,42 +42,11 @@ TURNS = "**/api/players/me/turns"
 ASK_NOW = "() => window.dispatchEvent(new Event('arcade:turns-stale'))"
 
 
-def _play_until_her_turn(base: str, match_id: str, people: list[dict[str, str]], her: int) -> None:
-    """The others move (first legal move) until `her` seat is to move."""
-    with httpx.Client(base_url=base) as client:
-        for step in range(40):
-            view = client.get(f"/api/matches/{match_id}", headers=auth(people[her])).json()["view"]
-            if her in view["active_seats"]:
-                return
-            mover = view["active_seats"][0]
-            mine = client.get(f"/api/matches/{match_id}", headers=auth(people[mover])).json()
-            sent = client.post(
-                f"/api/matches/{match_id}/moves",
-                headers=auth(people[mover]),
-                json={"move": mine["view"]["legal_moves"][0], "id": f"alert-{step}"},
-            )
-            assert sent.status_code == 200, sent.text
-    raise AssertionError("her turn never came")
-
-
-def _play_her_setup(base: str, match_id: str, player: dict[str, str]) -> None:
-    with httpx.Client(base_url=base) as client:
-        for step in range(10):
-            view = client.get(f"/api/matches/{match_id}", headers=auth(player)).json()["view"]
-            if view["you"] not in view["active_seats"]:
-                return
-            sent = client.post(
-                f"/api/matches/{match_id}/moves",
-                headers=auth(player),
-                json={"move": view["legal_moves"][0], "id": f"setup-{step}"},
-            )
-            assert sent.status_code == 200, sent.text
-    raise AssertionError("her set-up never ended")
-
-
 def test_a_hidden_tab_shows_a_notification_for_a_new_turn(new_page: Any, live_server: str) -> None:
     match_id, people = api_match(live_server, "c64-maze", names=("Ada", "Bob"))
-    _play_her_setup(live_server, match_id, people[0])  # now she waits for Bob
+    play_first_legal_moves(
+        live_server, match_id, people, movers=[0], until=lambda view: 0 not in view["active_seats"]
+    )  # now she waits for Bob
     page = new_page(player=people[0])
     page.context.grant_permissions(["notifications"])
     page.add_init_script(RECORD_SHOWN)
@@ -90,7 +58,9 @@ def test_a_hidden_tab_shows_a_notification_for_a_new_turn(new_page: Any, live_se
         page.evaluate(ASK_NOW)
     assert not page.title().startswith("(")
 
-    _play_until_her_turn(live_server, match_id, people, her=0)
+    play_first_legal_moves(
+        live_server, match_id, people, until=lambda view: 0 in view["active_seats"]
+    )
     with page.expect_response(TURNS):
         page.evaluate(ASK_NOW)
     page.wait_for_function("() => window.shownNotifications.length === 1")
@@ -103,14 +73,18 @@ def test_a_hidden_tab_shows_a_notification_for_a_new_turn(new_page: Any, live_se
 
 def test_no_notification_without_her_permission(new_page: Any, live_server: str) -> None:
     match_id, people = api_match(live_server, "c64-maze", names=("Cy", "Dee"))
-    _play_her_setup(live_server, match_id, people[0])
+    play_first_legal_moves(
+        live_server, match_id, people, movers=[0], until=lambda view: 0 not in view["active_seats"]
+    )
     page = new_page(player=people[0])
     page.add_init_script(RECORD_SHOWN)
     with page.expect_response(TURNS):
         page.goto("/history")
     expect(page.get_by_test_id("player-name")).to_have_text("Cy")
     page.evaluate(HIDE)
-    _play_until_her_turn(live_server, match_id, people, her=0)
+    play_first_legal_moves(
+        live_server, match_id, people, until=lambda view: 0 in view["active_seats"]
+    )
     page.evaluate(ASK_NOW)  # hidden and not allowed: nothing is asked
     page.evaluate(SHOW)  # back in front: asked at once, and she sees the count
     expect(page.get_by_test_id("turns-count")).to_have_text("1")

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.lobby_flow import api_player, auth, fits_width
+from tests.e2e.lobby_flow import api_player, auth, fits_width, legal_moves
 from tests.e2e.phone import MIN_TAP_PX
 
 pytestmark = pytest.mark.browser
@@ -52,13 +52,6 @@ def two_matches(
         assert waiting.status_code == 200, waiting.text
         assert {t["match_id"] for t in waiting.json()["turns"]} == set(ids)
     return host, friend, ids
-
-
-def legal_moves(base: str, match_id: str, player: dict[str, str]) -> list[Any]:
-    with httpx.Client(base_url=base) as client:
-        summary = client.get(f"/api/matches/{match_id}", headers=auth(player))
-    assert summary.status_code == 200, summary.text
-    return list(summary.json()["view"]["legal_moves"])
 
 
 def finish_set_up_over_rest(base: str, match_id: str, player: dict[str, str]) -> None:
