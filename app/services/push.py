@@ -215,6 +215,15 @@ class Notice:
     payload: dict[str, str]
 
 
+def _people(live: LiveMatch) -> list[int]:
+    """Seats of people (a computer may be standing in for one of them now)."""
+    return [s for s in range(len(live.players)) if s not in live.bots]
+
+
+def _others(live: LiveMatch, me: int) -> str:
+    return in_words([name for s, name in enumerate(live.names) if s != me])
+
+
 def notices_after_move(
     live: LiveMatch, seat: int, before: State, after: State, outcome: Outcome | None
 ) -> list[Notice]:
@@ -222,12 +231,12 @@ def notices_after_move(
     (not the mover, not a computer, not someone a computer stands in for), or, when it ended
     the match, "Your match ended" for every seated person."""
     computers = live.computers()
-    people = [s for s in range(len(live.players)) if s not in live.bots]
+    people = _people(live)
     url, tag = f"/match/{live.id}", f"match-{live.id}"
     title = live.game.title
 
     def others(me: int) -> str:
-        return in_words([name for s, name in enumerate(live.names) if s != me])
+        return _others(live, me)
 
     if outcome is not None:
         winners = list(outcome.winners)
@@ -270,6 +279,48 @@ def notices_after_move(
         )
         for me in sorted(now)
         if me in people and me not in computers and me not in was and me != seat
+    ]
+
+
+def notices_at_start(live: LiveMatch, starter_id: str) -> list[Notice]:
+    """The match just started: "Your match started" for every seated person but the one who
+    started it, saying whether she is to move first."""
+    active = sorted(live.game.active_seats(live.state))
+    first = in_words([live.names[s] for s in active])
+    verb = "moves" if len(active) == 1 else "move"
+    return [
+        Notice(
+            live.id,
+            live.players[me],
+            {
+                "title": "Your match started",
+                "body": f"{live.game.title} with {_others(live, me)}: "
+                + ("it is your turn." if me in active else f"{first} {verb} first."),
+                "url": f"/match/{live.id}",
+                "tag": f"match-{live.id}",
+            },
+        )
+        for me in _people(live)
+        if live.players[me] != starter_id
+    ]
+
+
+def notices_when_stopped(live: LiveMatch, actor_id: str, what: str) -> list[Notice]:
+    """A player ended the match or claimed the win (`what` says which, in a sentence):
+    "Your match ended" for every other seated person."""
+    return [
+        Notice(
+            live.id,
+            live.players[me],
+            {
+                "title": "Your match ended",
+                "body": f"{live.game.title} with {_others(live, me)}: {what}",
+                "url": f"/match/{live.id}",
+                "tag": f"match-{live.id}",
+            },
+        )
+        for me in _people(live)
+        if live.players[me] != actor_id
     ]
 
 
@@ -336,29 +387,33 @@ class PushNotifier:
     ) -> None:
         if live.script is not None:
             return  # a lesson: its learner is on its page
-        for notice in notices_after_move(live, seat, before, after, outcome):
+        self.tell(notices_after_move(live, seat, before, after, outcome))
+
+    def tell(self, notices: list[Notice]) -> None:
+        """Queues notices for the workers; when the queue is full they are dropped (and logged)."""
+        for notice in notices:
             try:
                 self.queue.put_nowait(notice)
             except asyncio.QueueFull:
-                log.warning("push queue full: a notice for match %s was dropped", live.id)
+                log.warning("push queue full: a notice for match %s was dropped", notice.match_id)
 
     def invited(self, match_id: str, game_title: str, host: str, player_ids: list[str]) -> None:
         """"<host> invited you" to each friend invited to the lobby `match_id`."""
-        for player_id in player_ids:
-            notice = Notice(
-                match_id=match_id,
-                player_id=player_id,
-                payload={
-                    "title": f"{host} invited you",
-                    "body": f"A table of {game_title} is waiting for you.",
-                    "url": f"/match/{match_id}",
-                    "tag": f"invite-{match_id}",
-                },
-            )
-            try:
-                self.queue.put_nowait(notice)
-            except asyncio.QueueFull:
-                log.warning("push queue full: an invitation to %s was not told", match_id)
+        self.tell(
+            [
+                Notice(
+                    match_id=match_id,
+                    player_id=player_id,
+                    payload={
+                        "title": f"{host} invited you",
+                        "body": f"A table of {game_title} is waiting for you.",
+                        "url": f"/match/{match_id}",
+                        "tag": f"invite-{match_id}",
+                    },
+                )
+                for player_id in player_ids
+            ]
+        )
 
     async def _work(self) -> None:
         while True:

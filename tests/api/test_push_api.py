@@ -6,6 +6,7 @@ endpoint answering 410 loses its subscription."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -183,11 +184,19 @@ async def test_a_turn_and_the_end_are_pushed_encrypted_and_signed(
             await subscribe(ada, ada_browser)
             await subscribe(bob, bob_browser)
             match_id = await started_match(client, [ada, bob], game="test-question")
+            # Ada started it: Bob hears of it, and who moves first; Ada does not.
+            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 1)
+            assert bob_browser.read(push_endpoint.to("/push/bob")[0]) == {
+                "title": "Your match started",
+                "body": "Question (test) with Ada: Ada moves first.",
+                "url": f"/match/{match_id}",
+                "tag": f"match-{match_id}",
+            }
 
             asked = await ada.post(f"/api/matches/{match_id}/moves", {"move": {"type": "ask"}})
             assert asked.status_code == 200, asked.text
-            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 1)
-            request = push_endpoint.to("/push/bob")[0]
+            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 2)
+            request = push_endpoint.to("/push/bob")[1]
             assert request["headers"]["ttl"] == str(24 * 3600)
             check_vapid(request, key, push_endpoint.base)
             assert bob_browser.read(request) == {
@@ -212,17 +221,18 @@ async def test_a_turn_and_the_end_are_pushed_encrypted_and_signed(
             wait_for(
                 lambda: (
                     len(push_endpoint.to("/push/ada")) == 2
-                    and len(push_endpoint.to("/push/bob")) == 2
+                    and len(push_endpoint.to("/push/bob")) == 3
                 )
             )
             ended_ada = ada_browser.read(push_endpoint.to("/push/ada")[1])
-            ended_bob = bob_browser.read(push_endpoint.to("/push/bob")[1])
+            ended_bob = bob_browser.read(push_endpoint.to("/push/bob")[2])
             assert ended_ada["title"] == ended_bob["title"] == "Your match ended"
             assert ended_ada["body"] == "Question (test) with Bob: You won. Finished."
             assert ended_bob["body"] == "Question (test) with Ada: Ada won. Finished."
             assert ended_bob["url"] == f"/match/{match_id}"
-            # Exactly one push each for the turn that became theirs, and one for the end.
-            assert len(push_endpoint.received) == 4
+            # Exactly one push for the start (to Bob), one each for the turn that became
+            # theirs, and one each for the end.
+            assert len(push_endpoint.received) == 5
     finally:
         server.stop()
 
@@ -371,5 +381,60 @@ async def test_an_invitation_is_pushed_to_the_friend_invited(
                 "tag": f"invite-{made.json()['id']}",
             }
             assert push_endpoint.to("/push/cy") == []  # not invited: nothing
+    finally:
+        server.stop()
+
+
+async def test_a_match_ended_or_claimed_by_a_player_is_pushed_to_the_others(
+    database_url: str, push_endpoint: PushEndpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18, item 3 ("Your match ended"): a match a player ends, or whose win she claims
+    when the other stayed away, ends for the others too, and their closed browsers hear it."""
+    register_fixture_game(monkeypatch, QuestionGame())
+    server = LiveServer(
+        database_url,
+        push_allow_local_endpoints=True,
+        away_after_seconds=1,
+        claim_win_after_seconds=1,
+    ).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            ada_browser = Browser(f"{push_endpoint.base}/push/ada")
+            bob_browser = Browser(f"{push_endpoint.base}/push/bob")
+            await subscribe(ada, ada_browser)
+            await subscribe(bob, bob_browser)
+            ended_id = await started_match(client, [ada, bob], game="test-question")
+            claimed_id = await started_match(client, [ada, bob], game="test-question")
+            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 2)  # the two starts
+
+            ended = await bob.post(f"/api/matches/{ended_id}/end")
+            assert ended.status_code == 200, ended.text
+            wait_for(lambda: len(push_endpoint.to("/push/ada")) == 1)
+            assert ada_browser.read(push_endpoint.to("/push/ada")[0]) == {
+                "title": "Your match ended",
+                "body": "Question (test) with Bob: Bob ended it.",
+                "url": f"/match/{ended_id}",
+                "tag": f"match-{ended_id}",
+            }
+
+            # Nobody has a socket open: Bob is away after a second, and Ada may claim a
+            # second later.
+            deadline = time.monotonic() + 30
+            claim_url = f"/api/matches/{claimed_id}/claim-win"
+            while (claim := await ada.post(claim_url)).status_code != 200:
+                assert claim.json()["code"] in {"not_away", "too_soon"}, claim.text
+                assert time.monotonic() < deadline, claim.text
+                await asyncio.sleep(0.1)
+            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 3)
+            assert bob_browser.read(push_endpoint.to("/push/bob")[2]) == {
+                "title": "Your match ended",
+                "body": "Question (test) with Ada: "
+                "Ada claimed the win: the other player stayed away.",
+                "url": f"/match/{claimed_id}",
+                "tag": f"match-{claimed_id}",
+            }
+            # The one who ended or claimed it is not told what she did herself.
+            assert len(push_endpoint.to("/push/ada")) == 1
     finally:
         server.stop()

@@ -27,7 +27,7 @@ from app.engine.contract import Game, Outcome
 from app.engine.registry import get_game
 from app.engine.runtime import stand_ins_of
 from app.errors import ArcadeError
-from app.services import computers, friends, replays
+from app.services import computers, friends, push, replays
 from app.services import matches as lobby
 from app.services.rate_limits import (
     HttpMoveLimit,
@@ -312,6 +312,8 @@ async def claim_win(
     )
     told = (match.seat_changes or [])[-1]
     await context.notify(match_id, "seats", claimed=True, frame=told)
+    if live is not None and context.push is not None:
+        context.push.tell(push.notices_when_stopped(live, player.id, told["text"]))
     return await summary_for(context, session, match, player.id)
 
 
@@ -421,8 +423,12 @@ async def end_match(
     """A player ends a match being played, for everyone (status `abandoned`, no winner)."""
     match = await lobby.end_match(session, match_id=match_id, player=player)
     await session.commit()
+    live = await context.runtime.get(match_id)
     await context.runtime.end(match_id)
     await context.notify(match.id, "ended")
+    if live is not None and context.push is not None:
+        ended = f"{player.name} ended it."
+        context.push.tell(push.notices_when_stopped(live, player.id, ended))
     return await summary_for(context, session, match, player.id)
 
 
@@ -436,7 +442,10 @@ async def start_match(
 ) -> dict[str, Any]:
     """The host starts the match once enough players are seated."""
     match = await lobby.start_match(session, match_id=match_id, player=player)
-    return await _lobby_changed(context, session, match, player.id, "started")
+    answer = await _lobby_changed(context, session, match, player.id, "started")
+    if context.push is not None and (live := await context.runtime.get(match_id)) is not None:
+        context.push.tell(push.notices_at_start(live, player.id))
+    return answer
 
 
 @router.post("/{match_id}/moves", response_model=MoveAccepted, responses=MATCH_CHANGE)
