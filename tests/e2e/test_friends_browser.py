@@ -61,3 +61,37 @@ def test_play_again_with_a_friend_who_joins_from_her_invitations(
     expect(invitation).to_have_count(1)
     invitation.get_by_test_id("invitation-decline").click()
     expect(bea_page.get_by_test_id("invitations")).to_be_hidden()
+
+
+def test_play_again_with_several_friends_at_one_table(new_page: Any, live_server: str) -> None:
+    """"Play again with them" (issue 18, item 5): Ada ticks both friends of a three-player
+    match and opens one table for the three of them; each friend finds the invitation. The
+    pick is a tap target, and the choice survives the list's refresh."""
+    _match_id, (ada, bea, cid) = api_match(live_server, "c64-maze", names=("Ada", "Bea", "Cid"))
+    page = new_page(width=PHONE["width"], height=PHONE["height"], player=ada)
+    page.goto("/")
+    friends = page.get_by_test_id("friends").get_by_test_id("friend")
+    expect(friends).to_have_count(2)
+    together = page.get_by_test_id("play-together")
+    expect(together).to_be_hidden()
+    picks = page.get_by_test_id("friends").locator(".friend-pick")
+    for row in range(2):
+        box = picks.nth(row).bounding_box()
+        assert box is not None and box["height"] >= MIN_TAP_PX - 0.5, box
+        picks.nth(row).click()
+    expect(together).to_have_text("Play C64 Maze with 2 friends")
+    page.evaluate("window.dispatchEvent(new Event('arcade:player'))")  # a refresh of the list
+    expect(page.get_by_test_id("friend-pick").nth(0)).to_be_checked()
+    expect(together).to_be_visible()
+    assert fits_width(page, PHONE["width"])
+    together.click()
+    page.wait_for_url(re.compile(r"/match/[^/]+$"))
+    table_id = page.url.rstrip("/").split("/")[-1]
+    expect(page.get_by_test_id("seat-list").locator("li")).to_have_count(3)
+
+    for friend in (bea, cid):
+        friend_page = new_page(width=PHONE["width"], height=PHONE["height"], player=friend)
+        friend_page.goto("/")
+        invitation = friend_page.get_by_test_id("invitations").get_by_test_id("invitation")
+        expect(invitation).to_have_attribute("data-match-id", table_id)
+        expect(invitation.locator(".m-meta")).to_contain_text("Ada invited you")
