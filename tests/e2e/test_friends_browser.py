@@ -72,6 +72,16 @@ def test_play_again_with_several_friends_at_one_table(new_page: Any, live_server
     page.goto("/")
     friends = page.get_by_test_id("friends").get_by_test_id("friend")
     expect(friends).to_have_count(2)
+    # On a phone what is hers comes first: her friends and her match in progress are above
+    # the list of games to start, this device's settings below it.
+    top = {
+        name: page.get_by_test_id(name).bounding_box()
+        for name in ("friends", "new-match-form", "identity")
+    }
+    live = page.locator("#live-panel").bounding_box()
+    assert all(top.values()) and live is not None, top
+    assert top["friends"]["y"] < top["new-match-form"]["y"] < top["identity"]["y"]
+    assert live["y"] < top["new-match-form"]["y"]
     together = page.get_by_test_id("play-together")
     expect(together).to_be_hidden()
     picks = page.get_by_test_id("friends").locator(".friend-pick")
