@@ -14,6 +14,7 @@ from tests.api.test_push_api import (  # noqa: F401  (push_endpoint and _no_prox
     PushEndpoint,
     _no_proxy,
     push_endpoint,
+    pushed,
     subscribe,
     wait_for,
 )
@@ -74,8 +75,7 @@ async def test_turns_pushes_device_links_and_invitations_across_two_processes(
             invitations = (await bob.get("/api/players/me/invitations")).json()["invitations"]
             assert [i["match_id"] for i in invitations] == [lobby.json()["id"]]
             assert (await cid.get("/api/players/me/invitations")).json()["invitations"] == []
-            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 3)
-            assert bob_browser.read(push_endpoint.to("/push/bob")[2])["title"] == "Ada invited you"
+            assert pushed(push_endpoint, bob_browser, 3)["title"] == "Ada invited you"
             # Each notice went out once, from the process that accepted what caused it.
             assert len(push_endpoint.received) == 3
     finally:

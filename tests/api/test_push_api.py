@@ -154,6 +154,23 @@ def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.02)
 
 
+def pushed(endpoint: PushEndpoint, browser: Browser, number: int) -> dict[str, Any]:
+    """The `number`th push (from 1) to the browser's endpoint, decrypted, once it has come."""
+    path = "/" + browser.endpoint.split("/", 3)[3]
+    wait_for(lambda: len(endpoint.to(path)) >= number)
+    return browser.read(endpoint.to(path)[number - 1])
+
+
+async def subscribed(endpoint: PushEndpoint, *people: Guest) -> list[Browser]:
+    """A browser subscribed for each guest, at /push/<her name in lower case>."""
+    browsers = []
+    for guest in people:
+        browser = Browser(f"{endpoint.base}/push/{guest.name.lower()}")
+        await subscribe(guest, browser)
+        browsers.append(browser)
+    return browsers
+
+
 async def subscriptions(database_url: str) -> list[tuple[str, str]]:
     engine = make_engine(database_url)
     try:
@@ -179,14 +196,10 @@ async def test_a_turn_and_the_end_are_pushed_encrypted_and_signed(
             key = (await client.get("/api/push/key")).json()["key"]
             assert len(unb64url(key)) == 65 and unb64url(key)[0] == 4
             ada, bob = await guests(client, "Ada", "Bob")
-            ada_browser = Browser(f"{push_endpoint.base}/push/ada")
-            bob_browser = Browser(f"{push_endpoint.base}/push/bob")
-            await subscribe(ada, ada_browser)
-            await subscribe(bob, bob_browser)
+            ada_browser, bob_browser = await subscribed(push_endpoint, ada, bob)
             match_id = await started_match(client, [ada, bob], game="test-question")
             # Ada started it: Bob hears of it, and who moves first; Ada does not.
-            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 1)
-            assert bob_browser.read(push_endpoint.to("/push/bob")[0]) == {
+            assert pushed(push_endpoint, bob_browser, 1) == {
                 "title": "Your match started",
                 "body": "Question (test) with Ada: Ada moves first.",
                 "url": f"/match/{match_id}",
@@ -252,7 +265,9 @@ async def test_an_endpoint_that_is_gone_loses_its_subscription(
             match_id = await started_match(client, [ada, bob], game="test-question")
             asked = await ada.post(f"/api/matches/{match_id}/moves", {"move": {"type": "ask"}})
             assert asked.status_code == 200, asked.text
-            wait_for(lambda: len(push_endpoint.received) == 2)
+            # The start and the turn are both sent to the broken endpoint; the first reply of
+            # the gone one deletes it.
+            wait_for(lambda: len(push_endpoint.to("/push/broken")) == 2)
             deadline = time.monotonic() + 10
             while len(await subscriptions(database_url)) != 1:
                 assert time.monotonic() < deadline
@@ -366,15 +381,12 @@ async def test_an_invitation_is_pushed_to_the_friend_invited(
         async with httpx.AsyncClient(base_url=server.url) as client:
             ada, bob, cy = await guests(client, "Ada", "Bob", "Cy")
             await started_match(client, [ada, bob])
-            bob_browser = Browser(f"{push_endpoint.base}/push/bob")
-            await subscribe(bob, bob_browser)
-            await subscribe(cy, Browser(f"{push_endpoint.base}/push/cy"))
+            bob_browser, _cy_browser = await subscribed(push_endpoint, bob, cy)
             made = await ada.post(
                 "/api/matches", {"game": "c64-maze", "seats": 2, "invite": [bob.id]}
             )
             assert made.status_code == 201, made.text
-            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 1)
-            assert bob_browser.read(push_endpoint.to("/push/bob")[0]) == {
+            assert pushed(push_endpoint, bob_browser, 1) == {
                 "title": "Ada invited you",
                 "body": "A table of C64 Maze is waiting for you.",
                 "url": f"/match/{made.json()['id']}",
@@ -400,18 +412,14 @@ async def test_a_match_ended_or_claimed_by_a_player_is_pushed_to_the_others(
     try:
         async with httpx.AsyncClient(base_url=server.url) as client:
             ada, bob = await guests(client, "Ada", "Bob")
-            ada_browser = Browser(f"{push_endpoint.base}/push/ada")
-            bob_browser = Browser(f"{push_endpoint.base}/push/bob")
-            await subscribe(ada, ada_browser)
-            await subscribe(bob, bob_browser)
+            ada_browser, bob_browser = await subscribed(push_endpoint, ada, bob)
             ended_id = await started_match(client, [ada, bob], game="test-question")
             claimed_id = await started_match(client, [ada, bob], game="test-question")
             wait_for(lambda: len(push_endpoint.to("/push/bob")) == 2)  # the two starts
 
             ended = await bob.post(f"/api/matches/{ended_id}/end")
             assert ended.status_code == 200, ended.text
-            wait_for(lambda: len(push_endpoint.to("/push/ada")) == 1)
-            assert ada_browser.read(push_endpoint.to("/push/ada")[0]) == {
+            assert pushed(push_endpoint, ada_browser, 1) == {
                 "title": "Your match ended",
                 "body": "Question (test) with Bob: Bob ended it.",
                 "url": f"/match/{ended_id}",
@@ -426,8 +434,7 @@ async def test_a_match_ended_or_claimed_by_a_player_is_pushed_to_the_others(
                 assert claim.json()["code"] in {"not_away", "too_soon"}, claim.text
                 assert time.monotonic() < deadline, claim.text
                 await asyncio.sleep(0.1)
-            wait_for(lambda: len(push_endpoint.to("/push/bob")) == 3)
-            assert bob_browser.read(push_endpoint.to("/push/bob")[2]) == {
+            assert pushed(push_endpoint, bob_browser, 3) == {
                 "title": "Your match ended",
                 "body": "Question (test) with Ada: "
                 "Ada claimed the win: the other player stayed away.",
