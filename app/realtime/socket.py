@@ -45,6 +45,9 @@ HELLO_TIMEOUT = 30.0
 # Close codes (besides 4404 and 4408, said during hello).
 CLOSE_TOO_SLOW = 4500  # the client did not read its frames: it reconnects and gets a snapshot
 CLOSE_FORBIDDEN = 4403  # the match became private and this viewer may no longer watch
+# The process is stopping (app/drain.py): the client reconnects at once, and the load
+# balancer sends it to another process. RFC 6455's "service restart".
+CLOSE_RESTART = 1012
 
 
 def _dump(message: dict[str, Any]) -> str:
@@ -59,9 +62,18 @@ async def match_socket(websocket: WebSocket) -> None:
         await websocket.close(code=4403, reason="foreign origin")
         return
     await websocket.accept()
-    connection = MatchConnection(websocket.app.state.context, websocket, match_id)
-    with contextlib.suppress(WebSocketDisconnect):
-        await connection.serve()
+    context: AppContext = websocket.app.state.context
+    if context.drain.draining:
+        # Accepted only to say where to go: a refused handshake reads as a network error.
+        await websocket.close(code=CLOSE_RESTART, reason="service restart")
+        return
+    connection = MatchConnection(context, websocket, match_id)
+    context.drain.opened(connection)
+    try:
+        with contextlib.suppress(WebSocketDisconnect):
+            await connection.serve()
+    finally:
+        context.drain.closed(connection)
 
 
 # A plain Starlette route: FastAPI's would keep two AsyncExitStacks (a 760-byte deque each)
@@ -114,9 +126,9 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
 class MatchConnection:
     # Thousands of these live at once: slots, not a dict each.
     __slots__ = (
-        "admitted", "closing", "compact", "connection_key", "context", "conversation",
+        "admitted", "busy", "closing", "compact", "connection_key", "context", "conversation",
         "cookie_refused", "handling", "known", "lock", "match_id", "moving", "player_id",
-        "player_name", "seated",
+        "player_name", "restarting", "seated",
         "sent_version", "watch", "websocket", "words", "writer",
     )
 
@@ -149,6 +161,8 @@ class MatchConnection:
         self.cookie_refused = False  # an unknown cookie is said once; then it is a spectator
         self.conversation: asyncio.Task[None] | None = None
         self.closing: tuple[int, str] | None = None  # (code, reason) once the server hangs up
+        self.busy = False  # a client message is being handled (a move being committed...)
+        self.restarting = False  # the process drains: close with 1012 once not busy
 
     # --- plumbing ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -171,6 +185,13 @@ class MatchConnection:
         self.closing = (code, reason)
         if self.conversation is not None:
             self.conversation.cancel()
+
+    def restart(self) -> None:
+        """The process is stopping: close with 1012 now, or, if a message is being handled
+        (a move being committed), as soon as it is answered, so its ack goes out first."""
+        self.restarting = True
+        if not self.busy:
+            self.hang_up(CLOSE_RESTART, "service restart")
 
     def error(self, code: str, message: str, move_id: str | None = None) -> None:
         payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -394,23 +415,37 @@ class MatchConnection:
             message = await self._receive_json()
             if message is None:
                 continue
+            if self.restarting:
+                # Read after the drain began: not acted on; the client sends it again to
+                # the process it reconnects to (a move by the same id is taken once).
+                self.closing = (CLOSE_RESTART, "service restart")
+                return
+            self.busy = True
             handler = handlers.get(message["type"])
             if handler is None:
                 self.error("bad_request", f"Unknown message type {message['type'][:40]!r}.")
-                continue
-            try:
-                await handler(message)
-            except ArcadeError as exc:
-                self.error(
-                    exc.code,
-                    exc.message,
-                    message.get("id") if isinstance(message.get("id"), str) else None,
-                )
-            except WebSocketDisconnect:
-                raise
-            except Exception:  # the handler must survive anything one message does
-                log.exception("socket message failed")
-                self.error("server_error", "Something went wrong on our side; nothing was changed.")
+            else:
+                try:
+                    await handler(message)
+                except ArcadeError as exc:
+                    self.error(
+                        exc.code,
+                        exc.message,
+                        message.get("id") if isinstance(message.get("id"), str) else None,
+                    )
+                except WebSocketDisconnect:
+                    raise
+                except Exception:  # the handler must survive anything one message does
+                    log.exception("socket message failed")
+                    self.error(
+                        "server_error", "Something went wrong on our side; nothing was changed."
+                    )
+            self.busy = False
+            if self.restarting:
+                # Answered (its ack is queued): now the close. Set, not hang_up(): this is
+                # the conversation itself, which must not cancel its own clean-up.
+                self.closing = (CLOSE_RESTART, "service restart")
+                return
 
     async def _listen(self, inbox: Any) -> None:
         while True:
