@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from starlette.routing import WebSocketRoute
 
 from app.api.guest_cookie import cookie_token, is_foreign_origin
@@ -61,12 +62,11 @@ async def match_socket(websocket: WebSocket) -> None:
         # page may not play as our guest. Closed before accept: the browser sees a 403.
         await websocket.close(code=4403, reason="foreign origin")
         return
-    await websocket.accept()
     context: AppContext = websocket.app.state.context
     if context.drain.draining:
-        # Accepted only to say where to go: a refused handshake reads as a network error.
-        await websocket.close(code=CLOSE_RESTART, reason="service restart")
+        await refuse_while_draining(websocket)
         return
+    await websocket.accept()
     connection = MatchConnection(context, websocket, match_id)
     context.drain.opened(connection)
     try:
@@ -74,6 +74,24 @@ async def match_socket(websocket: WebSocket) -> None:
             await connection.serve()
     finally:
         context.drain.closed(connection)
+
+
+async def refuse_while_draining(websocket: WebSocket) -> None:
+    """A handshake reaching a stopping process: HTTP 503, which a load balancer retries on
+    another process (deploy/haproxy.cfg, `retry-on 503`) and a browser reconnects after;
+    where the server cannot answer a handshake with a status, accepted and closed with
+    1012."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(
+            JSONResponse(
+                {"code": "unavailable", "message": "This server is restarting: connect again."},
+                status_code=503,
+                headers={"retry-after": "1"},
+            )
+        )
+        return
+    await websocket.accept()
+    await websocket.close(code=CLOSE_RESTART, reason="service restart")
 
 
 # A plain Starlette route: FastAPI's would keep two AsyncExitStacks (a 760-byte deque each)
