@@ -15,7 +15,12 @@ import pytest
 import websockets
 
 from app.realtime.socket import CLOSE_RESTART
-from tests.conftest import RELAXED_LIMITS, LiveServer
+from tests.conftest import (
+    RELAXED_LIMITS,
+    LiveServer,
+    drop_postgres_database,
+    fresh_postgres_database,
+)
 from tests.helpers import Viewer, guests, play_turns, started_match
 from tests.realtime.server_process import ServerProcess
 
@@ -164,4 +169,76 @@ async def test_draining_process_is_not_ready_refuses_new_sockets_then_runs_its_h
             await asyncio.wrap_future(drained)
             assert ran == [("first", 0), ("second", 0)]
     finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url() -> Any:
+    """A fresh PostgreSQL database: the test holds a row lock there that SQLite lacks."""
+    url, name = fresh_postgres_database()
+    try:
+        yield url
+    finally:
+        drop_postgres_database(name)
+
+
+@pytest.mark.postgres
+async def test_a_move_being_committed_when_the_drain_begins_is_acked_before_the_close(
+    postgres_url: str,
+) -> None:
+    """Issue 19, item 2 (graceful shutdown lets moves already being committed finish): the
+    match's row is locked, so a move's commit waits; the drain begins meanwhile. The idle
+    socket is closed with 1012 at once, the mover's stays open until its commit is done,
+    then gets its patch and ack, and only then 1012; the drain ends after it."""
+    import asyncpg
+
+    server = LiveServer(postgres_url, drain_seconds=30).start()
+    locker = watcher = None
+    try:
+        context = server.server.config.app.state.context
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob])
+        async with (
+            Viewer(server.ws_url, match_id, ada.token) as a,
+            Viewer(server.ws_url, match_id, bob.token) as b,
+        ):
+            await a.until_type("snapshot")
+            await b.until_type("snapshot")
+            mover, idle = (a, b) if a.state and a.state["legal_moves"] else (b, a)
+
+            locker = await asyncpg.connect(postgres_url.replace("+asyncpg", ""))
+            watcher = await asyncpg.connect(postgres_url.replace("+asyncpg", ""))
+            lock = locker.transaction()
+            await lock.start()
+            await locker.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match_id)
+            move_id = await mover.move(mover.state["legal_moves"][0], version=mover.version)
+            deadline = time.monotonic() + 15
+            # Asked outside the locking transaction: within one, pg_stat_activity is frozen.
+            while not await watcher.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock'"
+            ):
+                assert time.monotonic() < deadline, "the move's commit never waited"
+                await asyncio.sleep(0.02)
+
+            drained = asyncio.run_coroutine_threadsafe(context.drain.run(), _server_loop(server))
+            await _until_closed(idle)
+            assert idle.ws.close_code == CLOSE_RESTART
+            assert context.drain.open_sockets == 1  # the mover's: its move is being committed
+            assert not drained.done()
+
+            await lock.rollback()  # the commit goes through
+            frames = await _until_closed(mover)
+            kinds = [f["type"] for f in frames]
+            assert kinds[-1] == "ack" and frames[-1]["id"] == move_id, frames
+            assert frames[-1]["version"] == mover.version == 1
+            assert mover.ws.close_code == CLOSE_RESTART
+            await asyncio.wrap_future(drained)
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            assert (await client.get(f"/api/matches/{match_id}")).json()["version"] == 1
+    finally:
+        for connection in (locker, watcher):
+            if connection is not None:
+                await connection.close()
         server.stop()
