@@ -67,8 +67,11 @@ async def match_socket(websocket: WebSocket) -> None:
         await refuse_while_draining(websocket)
         return
     await websocket.accept()
+    if context.drain.draining:  # it began while the handshake was answered
+        await websocket.close(code=CLOSE_RESTART, reason="service restart")
+        return
     connection = MatchConnection(context, websocket, match_id)
-    context.drain.opened(connection)
+    context.drain.opened(connection)  # no await since the check: the drain will restart it
     try:
         with contextlib.suppress(WebSocketDisconnect):
             await connection.serve()
