@@ -5,8 +5,8 @@ On SIGTERM (or SIGINT) uvicorn would at once close every WebSocket with 1012 and
 transport, so a move being committed at that moment could not send its ack. `Drain` runs
 before that: `install_signal_handlers` chains the server's own handlers (uvicorn's, set with
 `signal.signal` while the app starts), so the first signal starts the drain and hands the
-signal on to the server once the drain is over; a second signal hands it on at once.
-Wherever no signal reaches the app (a server in a thread), the app's lifespan runs the same
+signal on to the server once the drain is over; a second SIGINT (Ctrl+C twice) hands it on
+at once. Wherever no signal reaches the app (a server in a thread), the app's lifespan runs the same
 drain when it ends; the sockets are then already closed by the server, with 1012 too.
 
 The drain is bounded by `seconds` (the `DRAIN_SECONDS` setting): whatever is still open then
@@ -115,8 +115,12 @@ class Drain:
                 signal.raise_signal(sig)
 
         def on_signal(sig: int, frame: FrameType | None) -> None:
-            if self._signalled:  # a second signal: stop now
-                hand_on(sig, frame)
+            if self._signalled:
+                # Ctrl+C twice stops at once. Another SIGTERM changes nothing: a supervisor
+                # and a service manager may both send one (uvicorn's workers, systemd's
+                # control group), and the drain is bounded anyway.
+                if sig == signal.SIGINT:
+                    hand_on(sig, frame)
                 return
             self._signalled = True
 
