@@ -319,7 +319,9 @@ class MatchConnection:
         if code != CLOSE_TOO_SLOW:
             await self._drain_now()  # the error frame saying why goes out first
         await self.writer.stop()
-        if code == CLOSE_TOO_SLOW and close_now(self.websocket, code, reason):
+        # Neither waits on a client that does not read: its close frame goes behind what is
+        # unsent (a stopping process must not wait SOCKET_CLOSE_TIMEOUT for it).
+        if code in (CLOSE_TOO_SLOW, CLOSE_RESTART) and close_now(self.websocket, code, reason):
             return
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
