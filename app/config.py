@@ -156,6 +156,13 @@ class Settings(BaseSettings):
     )
     push_timeout: float = Field(default=10.0, gt=0, description="seconds one push may take")
     migrate_on_start: bool = True
+    # Graceful shutdown (app/drain.py): on SIGTERM a process answers /readyz with 503, lets
+    # the moves being committed finish and ack, closes every socket with 1012 (reconnect
+    # elsewhere), runs its drain hooks, then stops; all of it within this bound. A container
+    # orchestrator's grace period must be longer (docker-compose.yml: stop_grace_period).
+    drain_seconds: float = Field(
+        default=10.0, gt=0, description="seconds a stopping process takes at most to drain"
+    )
     public_origins: str = Field(
         default="",
         description="comma-separated origins (https://arcade.example) browsers may use besides "

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Match
+from app.drain import Drain
 from app.engine.runtime import MatchRuntime
 from app.realtime.hub import Hub
 from app.realtime.presence import Presence
@@ -44,6 +45,11 @@ class AppContext:
     computer_turns: ComputerTurns | None = None
     absence: Absence | None = None
     push: PushNotifier | None = None
+    # The way out of a stopping process (app/drain.py): `drain.draining` makes it not ready
+    # and refuses new sockets; `drain.hooks` is the ordered list of async callbacks run once
+    # its sockets are closed (release leases, hand work over), before the lifespan closes
+    # the hub and the database.
+    drain: Drain = field(default_factory=Drain)
 
     def remember_replay(self, match_id: str, frames: dict[str, Any]) -> None:
         self.replay_cache[match_id] = frames

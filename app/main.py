@@ -21,9 +21,11 @@ from app.config import Settings, get_settings
 from app.context import AppContext, match_channel
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
+from app.drain import Drain
 from app.engine.runtime import MatchRuntime
 from app.errors import ArcadeError
 from app.pages import assemble_pages, match_page_name
+from app.readiness import Readiness
 from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
@@ -105,7 +107,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub=hub,
             runtime=MatchRuntime(engine, announce, max_live=settings.live_matches),
             presence=Presence(),
+            drain=Drain(settings.drain_seconds),
         )
+        # SIGTERM drains first (app/drain.py), then reaches the server's own handler.
+        restore_signals = app.state.context.drain.install_signal_handlers()
+        app.state.readiness = Readiness(engine, settings.redis_url, app.state.context.drain)
         sweeper = LobbySweeper(
             app.state.context.sessions,
             app.state.context.notify,
@@ -139,6 +145,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            # Already done when a signal started the shutdown; else the server has closed
+            # the sockets (with 1012) and only the hooks are left to run.
+            await context.drain.run()
+            restore_signals()
+            await app.state.readiness.close()
             await notifier.close()
             await absence.close()
             await computer_turns.close()
@@ -236,7 +247,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, str]:
+        """Liveness: the process answers (restart it if not). Nothing else is checked."""
         return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness: the database (and Redis when set) answer and the process is not
+        draining; 503 otherwise, so a load balancer sends it no new traffic."""
+        is_ready, parts = await request.app.state.readiness.check()
+        return JSONResponse(parts, status_code=200 if is_ready else 503)
 
     static_tree = load_static_tree(STATIC)
     service_worker = static_tree.files["sw.js"]

@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from starlette.routing import WebSocketRoute
 
 from app.api.guest_cookie import cookie_token, is_foreign_origin
@@ -45,6 +46,9 @@ HELLO_TIMEOUT = 30.0
 # Close codes (besides 4404 and 4408, said during hello).
 CLOSE_TOO_SLOW = 4500  # the client did not read its frames: it reconnects and gets a snapshot
 CLOSE_FORBIDDEN = 4403  # the match became private and this viewer may no longer watch
+# The process is stopping (app/drain.py): the client reconnects at once, and the load
+# balancer sends it to another process. RFC 6455's "service restart".
+CLOSE_RESTART = 1012
 
 
 def _dump(message: dict[str, Any]) -> str:
@@ -58,10 +62,39 @@ async def match_socket(websocket: WebSocket) -> None:
         # page may not play as our guest. Closed before accept: the browser sees a 403.
         await websocket.close(code=4403, reason="foreign origin")
         return
+    context: AppContext = websocket.app.state.context
+    if context.drain.draining:
+        await refuse_while_draining(websocket)
+        return
     await websocket.accept()
-    connection = MatchConnection(websocket.app.state.context, websocket, match_id)
-    with contextlib.suppress(WebSocketDisconnect):
-        await connection.serve()
+    if context.drain.draining:  # it began while the handshake was answered
+        await websocket.close(code=CLOSE_RESTART, reason="service restart")
+        return
+    connection = MatchConnection(context, websocket, match_id)
+    context.drain.opened(connection)  # no await since the check: the drain will restart it
+    try:
+        with contextlib.suppress(WebSocketDisconnect):
+            await connection.serve()
+    finally:
+        context.drain.closed(connection)
+
+
+async def refuse_while_draining(websocket: WebSocket) -> None:
+    """A handshake reaching a stopping process: HTTP 503, which a load balancer retries on
+    another process (deploy/haproxy.cfg, `retry-on 503`) and a browser reconnects after;
+    where the server cannot answer a handshake with a status, accepted and closed with
+    1012."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(
+            JSONResponse(
+                {"code": "unavailable", "message": "This server is restarting: connect again."},
+                status_code=503,
+                headers={"retry-after": "1"},
+            )
+        )
+        return
+    await websocket.accept()
+    await websocket.close(code=CLOSE_RESTART, reason="service restart")
 
 
 # A plain Starlette route: FastAPI's would keep two AsyncExitStacks (a 760-byte deque each)
@@ -114,9 +147,9 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
 class MatchConnection:
     # Thousands of these live at once: slots, not a dict each.
     __slots__ = (
-        "admitted", "closing", "compact", "connection_key", "context", "conversation",
+        "admitted", "busy", "closing", "compact", "connection_key", "context", "conversation",
         "cookie_refused", "handling", "known", "lock", "match_id", "moving", "player_id",
-        "player_name", "seated",
+        "player_name", "restarting", "seated",
         "sent_version", "watch", "websocket", "words", "writer",
     )
 
@@ -149,6 +182,8 @@ class MatchConnection:
         self.cookie_refused = False  # an unknown cookie is said once; then it is a spectator
         self.conversation: asyncio.Task[None] | None = None
         self.closing: tuple[int, str] | None = None  # (code, reason) once the server hangs up
+        self.busy = False  # a client message is being handled (a move being committed...)
+        self.restarting = False  # the process drains: close with 1012 once not busy
 
     # --- plumbing ------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -171,6 +206,13 @@ class MatchConnection:
         self.closing = (code, reason)
         if self.conversation is not None:
             self.conversation.cancel()
+
+    def restart(self) -> None:
+        """The process is stopping: close with 1012 now, or, if a message is being handled
+        (a move being committed), as soon as it is answered, so its ack goes out first."""
+        self.restarting = True
+        if not self.busy:
+            self.hang_up(CLOSE_RESTART, "service restart")
 
     def error(self, code: str, message: str, move_id: str | None = None) -> None:
         payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -277,7 +319,9 @@ class MatchConnection:
         if code != CLOSE_TOO_SLOW:
             await self._drain_now()  # the error frame saying why goes out first
         await self.writer.stop()
-        if code == CLOSE_TOO_SLOW and close_now(self.websocket, code, reason):
+        # Neither waits on a client that does not read: its close frame goes behind what is
+        # unsent (a stopping process must not wait SOCKET_CLOSE_TIMEOUT for it).
+        if code in (CLOSE_TOO_SLOW, CLOSE_RESTART) and close_now(self.websocket, code, reason):
             return
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
@@ -394,23 +438,37 @@ class MatchConnection:
             message = await self._receive_json()
             if message is None:
                 continue
+            if self.restarting:
+                # Read after the drain began: not acted on; the client sends it again to
+                # the process it reconnects to (a move by the same id is taken once).
+                self.closing = (CLOSE_RESTART, "service restart")
+                return
+            self.busy = True
             handler = handlers.get(message["type"])
             if handler is None:
                 self.error("bad_request", f"Unknown message type {message['type'][:40]!r}.")
-                continue
-            try:
-                await handler(message)
-            except ArcadeError as exc:
-                self.error(
-                    exc.code,
-                    exc.message,
-                    message.get("id") if isinstance(message.get("id"), str) else None,
-                )
-            except WebSocketDisconnect:
-                raise
-            except Exception:  # the handler must survive anything one message does
-                log.exception("socket message failed")
-                self.error("server_error", "Something went wrong on our side; nothing was changed.")
+            else:
+                try:
+                    await handler(message)
+                except ArcadeError as exc:
+                    self.error(
+                        exc.code,
+                        exc.message,
+                        message.get("id") if isinstance(message.get("id"), str) else None,
+                    )
+                except WebSocketDisconnect:
+                    raise
+                except Exception:  # the handler must survive anything one message does
+                    log.exception("socket message failed")
+                    self.error(
+                        "server_error", "Something went wrong on our side; nothing was changed."
+                    )
+            self.busy = False
+            if self.restarting:
+                # Answered (its ack is queued): now the close. Set, not hang_up(): this is
+                # the conversation itself, which must not cancel its own clean-up.
+                self.closing = (CLOSE_RESTART, "service restart")
+                return
 
     async def _listen(self, inbox: Any) -> None:
         while True:

@@ -6,6 +6,13 @@ import { CompactReader } from "./compact.js";
 import { patched } from "./patch.js";
 
 const MAX_BACKOFF_MS = 10000;
+// Close code 1012 ("service restart"): the server is stopping and the load balancer sends
+// the next connection to another one, so reconnect at once, after a random moment (up to
+// this long) that keeps a whole server's pages from arriving in the same instant. A second
+// 1012 in a row (the next connection reached a stopping server too) waits as usual.
+const RESTART_CODE = 1012;
+const RESTART_JITTER_MS = 250;
+const QUICK_RESTARTS = 1;
 const HELLO = { type: "hello", compact: 1 }; // patches come as compact `p` frames
 
 let moveCounter = 0;
@@ -39,6 +46,7 @@ export class MatchSocket {
     this.version = null;
     this.status = "closed";
     this.attempt = 0;
+    this.restarts = 0;        // 1012 closes since the last snapshot or lobby
     this.timer = null;
     this.syncing = false;
     this.syncAt = 0;
@@ -102,6 +110,13 @@ export class MatchSocket {
           entry.reject(new MoveRefused("closed", event.reason || "The connection was closed."));
           this.pending.delete(id);
         }
+        return;
+      }
+      if (event.code === RESTART_CODE && this.restarts < QUICK_RESTARTS) {
+        this.restarts += 1;
+        this._setStatus("reconnecting");
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.connect(), Math.random() * RESTART_JITTER_MS);
         return;
       }
       this._scheduleReconnect();
@@ -213,6 +228,7 @@ export class MatchSocket {
     switch (msg.type) {
       case "snapshot": {
         this.greeting = false;
+        this.restarts = 0;
         this.state = msg.state;
         this.version = msg.version ?? msg.state?.version ?? 0;
         this.syncing = false;
@@ -265,6 +281,7 @@ export class MatchSocket {
       }
       case "lobby":
         this.greeting = false;
+        this.restarts = 0;
         this.syncing = false;
         this.handlers.onLobby?.(msg.match);
         break;
