@@ -22,6 +22,9 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import ConnectionPool
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app.api.deps import CurrentPlayer
 from app.config import Settings
@@ -55,6 +58,9 @@ class RateLimits:
                 settings.redis_url,
                 socket_timeout=self.REDIS_TIMEOUT,
                 socket_connect_timeout=self.REDIS_TIMEOUT,
+                # Once, at once, on a broken connection: a pooled one that a restarted Redis
+                # closed. Never on a timeout, which would make a request wait twice as long.
+                retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
             )
             storage: Storage = RedisStorage(
                 "async+" + settings.redis_url,
