@@ -228,38 +228,37 @@ class RedisHub(_LocalFanout):
         """Runs for the life of the hub: reads, and reconnects whenever Redis goes away."""
         backoff = self.BACKOFF_MIN
         while True:
-            if pubsub is None:
-                try:
-                    pubsub = await self._subscribe()
-                except Exception:
-                    await asyncio.sleep(backoff)
-                    backoff = min(backoff * 2, self.BACKOFF_MAX)
-                    continue
-                self.reconnections += 1
-                log.warning("hub: Redis is back; every subscriber catches up")
-                self._down_until = 0.0  # publishes may try again at once
-                self._resync_here()
-                if self._lost:
-                    with contextlib.suppress(Exception):
-                        await self._ask_everyone_to_resync()
-            self.connected.set()
             began = time.monotonic()
             try:
+                if pubsub is None:
+                    pubsub = await self._subscribe()
+                    await self._back()
+                self.connected.set()
                 await self._read(pubsub)
-            except asyncio.CancelledError:
-                raise
             except Exception as exc:
-                log.warning("hub: lost Redis (%s); this process goes on alone", exc)
+                if self.connected.is_set():  # once per outage, not per attempt
+                    log.warning("hub: lost Redis (%s); this process goes on alone", exc)
             finally:
                 self.connected.clear()
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
                 pubsub = None
             if time.monotonic() - began > self.BACKOFF_MAX:
                 backoff = self.BACKOFF_MIN  # it had been up a while: not a flapping server
             # Never a busy loop, even when a connection breaks as soon as it is made.
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, self.BACKOFF_MAX)
+
+    async def _back(self) -> None:
+        """Subscribed again after an outage: what was lost meanwhile is caught up."""
+        self.reconnections += 1
+        log.warning("hub: Redis is back; every subscriber catches up")
+        self._down_until = 0.0  # publishes may try again at once
+        self._resync_here()
+        if self._lost:
+            with contextlib.suppress(Exception):
+                await self._ask_everyone_to_resync()
 
     async def _read(self, pubsub: Any) -> None:
         pinged = False
@@ -274,7 +273,11 @@ class RedisHub(_LocalFanout):
             pinged = False
             if item.get("type") != "pmessage":
                 continue
-            data = json.loads(item["data"])
+            try:
+                data = json.loads(item["data"])
+            except ValueError:
+                log.warning("hub: a message that is not JSON was ignored")
+                continue
             if not isinstance(data, dict) or data.pop(self.ORIGIN, None) == self.origin:
                 continue  # delivered here when it was published
             channel = item["channel"].decode()[len(self.PREFIX) :]

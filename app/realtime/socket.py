@@ -579,7 +579,8 @@ class MatchConnection:
         their notices said meanwhile is read again from the database. Missed versions go out
         by the version notice's own path (patches while this process still holds them, else
         a snapshot); an end or a claimed win this process did not hear of is applied; and a
-        fresh lobby summary says how the seats stand now."""
+        fresh lobby summary says how the seats stand now (presence refreshes itself: its
+        own channel gets the same notice)."""
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
         runtime = self.context.runtime
@@ -598,7 +599,6 @@ class MatchConnection:
                 ))
                 await self._snapshot()
         await self._send_lobby(just_ended=ended)
-        self.context.presence.request(self.match_id)
 
     async def _follow_seat(self, seated: bool) -> None:
         """A watcher who took a seat now reads the players' channel: its recent talk too."""
