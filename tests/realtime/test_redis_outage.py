@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio
 from sqlalchemy import select
 
 from app.db.models import Move
@@ -99,6 +100,47 @@ async def test_the_hub_delivers_here_during_an_outage_and_asks_to_catch_up_after
         assert await until_notice(there, "version") == {"kind": "version", "version": 14}
         assert await until_notice(here, "version") == {"kind": "version", "version": 14}
         assert here.queue.empty() and there.queue.empty()  # none twice
+
+
+async def test_notices_a_process_could_not_publish_make_every_process_catch_up(
+    own_redis: OwnRedis,
+) -> None:
+    """Issue 19, item 4: when only one process's publishes fail (here Redis refuses them; its
+    own listener and the other process stay connected), the other process never hears those
+    notices: once the publisher gets through again it asks every process to catch up."""
+    admin = redis.asyncio.Redis.from_url(own_redis.url)
+    await admin.execute_command("ACL", "SETUSER", "hub", "on", ">secret", "~*", "&*", "+@all")
+    publisher = RedisHub(own_redis.url.replace("redis://", "redis://hub:secret@"))
+    listener = RedisHub(own_redis.url)
+    await publisher.start()
+    await listener.start()
+    try:
+        async with (
+            publisher.subscribe("match:m") as here,
+            listener.subscribe("match:m") as there,
+        ):
+            await admin.execute_command("ACL", "SETUSER", "hub", "-publish")
+            await publisher.publish("match:m", {"kind": "version", "version": 1})
+            assert await next_notice(here) == {"kind": "version", "version": 1}
+            await admin.execute_command("ACL", "SETUSER", "hub", "+publish")
+
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + DEADLINE
+            version = 1
+            while there.queue.empty():  # it tries Redis again a moment after the failure
+                assert loop.time() < deadline, "the publisher never got through again"
+                version += 1
+                await publisher.publish("match:m", {"kind": "version", "version": version})
+                assert await next_notice(here) == {"kind": "version", "version": version}
+                await asyncio.sleep(0.05)
+            assert await next_notice(there) == {"kind": "resync"}
+            assert await next_notice(there) == {"kind": "version", "version": version}
+            assert here.queue.empty()  # the publisher missed nothing: no resync for itself
+            assert publisher.reconnections == listener.reconnections == 0
+    finally:
+        await publisher.stop()
+        await listener.stop()
+        await admin.aclose()
 
 
 async def test_a_hub_starts_without_redis_and_joins_when_it_comes(
