@@ -199,11 +199,15 @@ class RedisHub(_LocalFanout):
             log.warning("hub: publishing to Redis works again")
 
     async def _ask_everyone_to_resync(self) -> None:
-        await self._redis.publish(
-            self.PREFIX + self.RESYNC_CHANNEL,
-            json.dumps({"kind": "resync", self.ORIGIN: self.origin}),
-        )
-        self._lost = False
+        self._lost = False  # before the call: publishes meanwhile need not ask again
+        try:
+            await self._redis.publish(
+                self.PREFIX + self.RESYNC_CHANNEL,
+                json.dumps({"kind": "resync", self.ORIGIN: self.origin}),
+            )
+        except BaseException:
+            self._lost = True
+            raise
 
     async def _subscribe(self) -> Any:
         """A new subscription to every channel, confirmed by Redis: from here on every
