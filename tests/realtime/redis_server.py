@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import time
 
@@ -67,10 +68,21 @@ class OwnRedis:
         finally:
             client.close()
 
+    def pause(self) -> None:
+        """Freezes the server (SIGSTOP): connections are still accepted by the system, and
+        nothing is answered, as with a hung server or a lost network."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """Terminates the server and waits until it is gone: its port refuses connections."""
         if self.process is None:
             return
+        self.resume()  # a frozen server would not act on the signal
         self.process.terminate()
         try:
             self.process.wait(15)
