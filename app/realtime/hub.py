@@ -109,7 +109,8 @@ class RedisHub(_LocalFanout):
     subscribers gets `RESYNC`: they read again what they show (a match socket sends the
     versions it missed, from the database). A process whose publishes failed while its
     listener stayed connected tells every process to do the same (`RESYNC_CHANNEL`), since
-    those notices never reached the others.
+    those notices never reached the others: before its next publish, or after `RETRY_AFTER`
+    seconds if it has nothing more to say.
     """
 
     PREFIX = "arcade:"
@@ -145,6 +146,7 @@ class RedisHub(_LocalFanout):
         self._down_until = 0.0  # monotonic time before which publishes skip Redis
         self._publish_failed = False  # logged once per outage
         self._lost = False  # notices the other processes never got: they must catch up
+        self._repair: asyncio.Task[None] | None = None  # asks them, while `_lost`
         self.connected = asyncio.Event()
         """Set while the listener is subscribed (tests and health checks read it)."""
         self.reconnections = 0
@@ -160,11 +162,12 @@ class RedisHub(_LocalFanout):
         self._task = asyncio.create_task(self._listen(pubsub))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._repair):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._repair = None
         await self._redis.aclose()
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
@@ -175,7 +178,7 @@ class RedisHub(_LocalFanout):
         """Hands `message` to the other processes; never raises (their loss is repaired by
         a resync once Redis answers again)."""
         if time.monotonic() < self._down_until:
-            self._lost = True
+            self._lose_notices()
             return
         try:
             if self._lost:
@@ -184,8 +187,8 @@ class RedisHub(_LocalFanout):
                 self.PREFIX + channel, json.dumps({**message, self.ORIGIN: self.origin})
             )
         except Exception as exc:
-            self._lost = True
             self._down_until = time.monotonic() + self.RETRY_AFTER
+            self._lose_notices()
             if not self._publish_failed:
                 self._publish_failed = True
                 log.warning(
@@ -197,6 +200,25 @@ class RedisHub(_LocalFanout):
         if self._publish_failed:
             self._publish_failed = False
             log.warning("hub: publishing to Redis works again")
+
+    def _lose_notices(self) -> None:
+        """Some notices never reached the other processes: they are asked to catch up as
+        soon as Redis takes a message, whether or not this process publishes again."""
+        self._lost = True
+        if self._repair is None or self._repair.done():
+            self._repair = asyncio.create_task(self._repair_loss())
+
+    async def _repair_loss(self) -> None:
+        backoff = self.RETRY_AFTER
+        while self._lost:
+            await asyncio.sleep(backoff)
+            if not self._lost or time.monotonic() < self._down_until:
+                continue  # asked meanwhile, or a publish failed again a moment ago
+            try:
+                await self._ask_everyone_to_resync()
+            except Exception:
+                self._down_until = time.monotonic() + self.RETRY_AFTER
+                backoff = min(backoff * 2, self.BACKOFF_MAX)
 
     async def _ask_everyone_to_resync(self) -> None:
         self._lost = False  # before the call: publishes meanwhile need not ask again
