@@ -2,8 +2,8 @@
 
 Moving windows from the `limits` library: counted in this process, or in Redis when
 `REDIS_URL` is set so that every process behind the same Redis shares the counts (in this
-process again while Redis is out of reach). Each limit
-is a setting in `limits` notation ("20/minute;200/hour"); a refusal says when to try again.
+process again while Redis is out of reach). Each limit is a setting in `limits` notation
+("20/minute;200/hour"); a refusal says when to try again.
 """
 
 from __future__ import annotations
