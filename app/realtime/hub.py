@@ -3,6 +3,8 @@
 Callers only see `publish(channel, message)` and `async with hub.subscribe(channel) as inbox`,
 which always unsubscribes on exit. Messages are small JSON notices ("match M is at version
 v"); every process turns them into per-viewer patches from its own cache or the database.
+Every subscriber must also understand `RESYNC`: notices may have been lost (Redis was
+away), so it reads again from the database what it shows.
 """
 
 from __future__ import annotations
