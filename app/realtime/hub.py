@@ -23,7 +23,9 @@ from app.realtime.leases import process_id
 
 log = logging.getLogger(__name__)
 
-QUEUE_LIMIT = 1000  # a subscriber this far behind is dropped rather than eating memory
+QUEUE_LIMIT = 1000
+"""Notices waiting for one subscriber: newer ones are dropped rather than eating memory, and
+the subscriber is told to resync once it has read the rest."""
 RESYNC: dict[str, Any] = {"kind": "resync"}
 """The notice every subscriber gets when notices may have been lost (Redis was away): read
 again what you show, from the database."""
@@ -52,7 +54,12 @@ class Inbox:
         self.queue.put_nowait(message)
 
     async def get(self) -> dict[str, Any]:
-        return await self.queue.get()
+        message = await self.queue.get()
+        if self.overflowed and self.queue.empty():
+            # Notices were dropped while it was this far behind: it reads again what it shows.
+            self.overflowed = False
+            self.queue.put_nowait(dict(RESYNC))
+        return message
 
 
 class Hub(Protocol):
