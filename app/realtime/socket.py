@@ -497,6 +497,8 @@ class MatchConnection:
                     await self._send_rematch(str(notice["rematch_id"]))
                 elif kind == "seats":
                     await self._seats_changed(notice)
+                elif kind == "resync":
+                    await self._resync()
             except Exception:
                 log.exception("hub notice failed")
             finally:
@@ -629,6 +631,32 @@ class MatchConnection:
         if isinstance(frame, dict):
             self.send(frame)
         self.context.presence.request(self.match_id)
+
+    async def _resync(self) -> None:
+        """The hub was cut off from the other processes (Redis was away) and is back: what
+        their notices said meanwhile is read again from the database. Missed versions go out
+        by the version notice's own path (patches while this process still holds them, else
+        a snapshot); an end or a claimed win this process did not hear of is applied; and a
+        fresh lobby summary says how the seats stand now (presence refreshes itself: its
+        own channel gets the same notice)."""
+        async with self.context.sessions() as session:
+            match = await lobby.get_match(session, match_id=self.match_id)
+        runtime = self.context.runtime
+        runtime.set_stand_ins(self.match_id, stand_ins_of(match.stand_ins))
+        await self.advance_to(match.version)
+        ended = match.status == "abandoned" and match.started_at is not None
+        live = runtime.cached_match(self.match_id)
+        if live is not None and live.status == "active":
+            if ended:
+                await runtime.end(self.match_id)
+            elif match.status == "finished" and match.outcome:
+                data = match.outcome
+                await runtime.claim(self.match_id, Outcome(
+                    winners=tuple(data["winners"]), reason=data["reason"],
+                    details=data.get("details") or {},
+                ))
+                await self._snapshot()
+        await self._send_lobby(just_ended=ended)
 
     async def _follow_seat(self, seated: bool) -> None:
         """A watcher who took a seat now reads the players' channel: its recent talk too."""

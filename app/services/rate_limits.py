@@ -1,8 +1,9 @@
 """Rate limits on every door: who may do what how often, per client address and per player.
 
 Moving windows from the `limits` library: counted in this process, or in Redis when
-`REDIS_URL` is set so that every process behind the same Redis shares the counts. Each limit
-is a setting in `limits` notation ("20/minute;200/hour"); a refusal says when to try again.
+`REDIS_URL` is set so that every process behind the same Redis shares the counts (in this
+process again while Redis is out of reach). Each limit is a setting in `limits` notation
+("20/minute;200/hour"); a refusal says when to try again.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from redis.asyncio import ConnectionPool
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from app.api.deps import CurrentPlayer
 from app.config import Settings
@@ -31,22 +35,48 @@ log = logging.getLogger(__name__)
 
 
 class RateLimits:
+    """The counts of every door. With Redis they are shared by every process; while Redis is
+    out of reach each process counts alone, in memory (a limit is then per process: looser,
+    never a server error), and it goes back to Redis once Redis answers again."""
+
+    REDIS_TIMEOUT = 1.0  # seconds a count in Redis may take before Redis counts as away
+    RETRY_AFTER = 1.0
+    """Seconds after a failure during which Redis is not asked (the counts stay in memory):
+    an outage must not cost every request a connect timeout."""
+
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._parsed: dict[str, list[RateLimitItem]] = {}
         # Our own pool, so that the server's shutdown closes its connections.
         self._redis_pool: ConnectionPool | None = None
-        storage: Storage = MemoryStorage()
+        self.local = MovingWindowRateLimiter(MemoryStorage())
+        self.shared: MovingWindowRateLimiter | None = None
+        self._shared_down_until = 0.0
+        self._shared_failed = False  # logged once per outage
         if settings.redis_url is not None:
-            self._redis_pool = ConnectionPool.from_url(settings.redis_url)
-            storage = RedisStorage(
+            self._redis_pool = ConnectionPool.from_url(
+                settings.redis_url,
+                socket_timeout=self.REDIS_TIMEOUT,
+                socket_connect_timeout=self.REDIS_TIMEOUT,
+                # Once, at once, on a broken connection: a pooled one that a restarted Redis
+                # closed. Never on a timeout, which would make a request wait twice as long.
+                retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
+            )
+            storage: Storage = RedisStorage(
                 "async+" + settings.redis_url,
                 implementation="redispy",
                 key_prefix=settings.rate_limit_key_prefix,
                 # limits hands its options to redis-py, which takes a pool (typed too narrowly)
                 connection_pool=self._redis_pool,  # type: ignore[arg-type]
             )
-        self.limiter = MovingWindowRateLimiter(storage)
+            self.shared = MovingWindowRateLimiter(storage)
+
+    @property
+    def limiter(self) -> MovingWindowRateLimiter:
+        """Where passages are counted now: Redis, unless it failed a moment ago."""
+        if self.shared is not None and time.monotonic() >= self._shared_down_until:
+            return self.shared
+        return self.local
 
     async def close(self) -> None:
         if self._redis_pool is not None:
@@ -60,16 +90,37 @@ class RateLimits:
 
     async def refusal(self, rule: str, door: str, key: str, message: str) -> RateLimited | None:
         """Counts one passage through `door` for `key`; a refusal if `rule` is exceeded.
-        Should the shared counts be out of reach (Redis down), the door stays open: players
-        keep playing, and the outage is logged rather than answered with a server error."""
+        Should the shared counts be out of reach (Redis down), this process counts alone
+        until they are back: players keep playing, and a script hammering a door is still
+        refused by each process it reaches."""
+        limiter = self.limiter
         try:
-            for item in self._items(rule):
-                if not await self.limiter.hit(item, door, key):
-                    stats = await self.limiter.get_window_stats(item, door, key)
-                    wait = max(1, math.ceil(stats.reset_time - time.time()))
-                    return RateLimited(f"{message} Try again in {_seconds(wait)}.", wait)
-        except Exception:
-            log.warning("rate limit %s not counted: the limit storage failed", door, exc_info=True)
+            return await self._count(limiter, rule, door, key, message)
+        except Exception as exc:
+            if limiter is self.local:  # never expected: memory does not fail
+                log.warning("rate limit %s not counted", door, exc_info=True)
+                return None
+            self._shared_down_until = time.monotonic() + self.RETRY_AFTER
+            if not self._shared_failed:
+                self._shared_failed = True
+                log.warning(
+                    "rate limits: Redis unreachable (%s); each process counts alone until it "
+                    "is back",
+                    exc,
+                )
+        return await self.refusal(rule, door, key, message)
+
+    async def _count(
+        self, limiter: MovingWindowRateLimiter, rule: str, door: str, key: str, message: str
+    ) -> RateLimited | None:
+        for item in self._items(rule):
+            if not await limiter.hit(item, door, key):
+                stats = await limiter.get_window_stats(item, door, key)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+                return RateLimited(f"{message} Try again in {_seconds(wait)}.", wait)
+        if limiter is self.shared and self._shared_failed:
+            self._shared_failed = False
+            log.warning("rate limits: Redis answers again; the counts are shared again")
         return None
 
     async def check(self, rule: str, door: str, key: str, message: str) -> None:

@@ -273,14 +273,19 @@ async def test_list_reads_are_limited_per_address(limited: LiveServer) -> None:
         assert (await neighbour.get("/api/matches", params={"status": "open"})).status_code == 200
 
 
-async def test_limits_stay_open_when_their_redis_is_out_of_reach() -> None:
+async def test_limits_count_here_when_their_redis_is_out_of_reach() -> None:
+    """Issue 19, item 4: with the shared counts out of reach a door is neither an error nor
+    left open; this process counts alone."""
     from app.services.rate_limits import RateLimits
 
     unreachable = Settings(redis_url="redis://127.0.0.1:1/0", guests_per_address="1/minute")
     limits = RateLimits(unreachable)
     try:
-        for _ in range(3):  # no error, no refusal: the counts cannot be read
-            assert await limits.refusal("1/minute", "guests", "127.0.0.1", "Slow down.") is None
+        assert await limits.refusal("1/minute", "guests", "127.0.0.1", "Slow down.") is None
+        for _ in range(2):
+            refused = await limits.refusal("1/minute", "guests", "127.0.0.1", "Slow down.")
+            assert refused is not None and refused.retry_after >= 1
+        assert await limits.refusal("1/minute", "guests", "127.0.0.2", "Slow down.") is None
     finally:
         await limits.close()
 

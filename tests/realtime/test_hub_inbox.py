@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.realtime.hub import MemoryHub
+from app.realtime.hub import QUEUE_LIMIT, RESYNC, MemoryHub
 
 
 async def test_notices_are_acted_on_at_once_only_while_none_waits() -> None:
@@ -29,4 +29,19 @@ async def test_notices_are_acted_on_at_once_only_while_none_waits() -> None:
         assert (await inbox.get())["n"] == 3
         await hub.publish("match:m", {"kind": "version", "n": 4})  # nothing waits again
         assert acted == [1, 4]
+        assert inbox.queue.empty()
+
+
+async def test_a_subscriber_that_fell_too_far_behind_is_told_to_catch_up() -> None:
+    """Issue 19, item 4 (nothing unbounded): past QUEUE_LIMIT waiting notices the newer ones
+    are dropped, and once the subscriber has read what was kept it gets a resync notice, as
+    after a Redis outage, rather than silently missing the rest."""
+    hub = MemoryHub()
+    async with hub.subscribe("match:m") as inbox:
+        for n in range(QUEUE_LIMIT + 5):
+            await hub.publish("match:m", {"kind": "lobby", "n": n})
+        assert inbox.queue.qsize() == QUEUE_LIMIT
+        kept = [(await inbox.get())["n"] for _ in range(QUEUE_LIMIT)]
+        assert kept == list(range(QUEUE_LIMIT))
+        assert await inbox.get() == RESYNC
         assert inbox.queue.empty()

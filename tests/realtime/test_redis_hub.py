@@ -6,12 +6,15 @@ hub fans the notice out over Redis pub/sub and B catches up from the database.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import uuid
 
 import httpx
 import pytest
 import redis
 
+from app.realtime.hub import RedisHub
 from tests.conftest import IN_CI, LiveServer
 from tests.helpers import Viewer, guests, play_turns, started_match
 
@@ -51,3 +54,27 @@ async def test_a_move_on_one_process_reaches_a_viewer_on_another(
     finally:
         second.stop()
         first.stop()
+
+
+async def test_a_notice_reaches_its_own_process_once(redis_url: str) -> None:
+    """Issue 19, item 4: a notice is delivered to its own process directly (so it works while
+    Redis is away) and skipped when Redis sends it back; the other process gets it once."""
+    channel = f"match:{uuid.uuid4().hex}"  # the machine's Redis is shared: a channel of our own
+    first, second = RedisHub(redis_url), RedisHub(redis_url)
+    await first.start()
+    await second.start()
+    try:
+        async with first.subscribe(channel) as here, second.subscribe(channel) as there:
+            await first.publish(channel, {"kind": "version", "version": 1})
+            assert here.queue.qsize() == 1  # in the publisher's call, before Redis
+            await second.publish(channel, {"kind": "version", "version": 2})
+            notices = [await asyncio.wait_for(here.get(), 30) for _ in range(2)]
+            assert notices == [
+                {"kind": "version", "version": 1},
+                {"kind": "version", "version": 2},  # and not version 1 again, from Redis
+            ]
+            notices = [await asyncio.wait_for(there.get(), 30) for _ in range(2)]
+            assert sorted(notice["version"] for notice in notices) == [1, 2]
+    finally:
+        await first.stop()
+        await second.stop()
