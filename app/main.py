@@ -27,12 +27,14 @@ from app.pages import assemble_pages
 from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
+from app.realtime.leases import make_leases
 from app.realtime.presence import Presence
 from app.rules_pages.site import LessonPages, RulesPages
 from app.security_headers import EMBEDDABLE_CSP, SecurityHeaders
 from app.services import rate_limits
 from app.services.absence import Absence
 from app.services.computer_turns import ComputerTurns
+from app.services.keepers import MatchKeepers, make_registry
 from app.services.lobby_sweeper import LobbySweeper
 from app.services.push import PushNotifier, load_vapid_key
 from app.static_files import (
@@ -105,11 +107,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             runtime=MatchRuntime(engine, announce, max_live=settings.live_matches),
             presence=Presence(),
         )
+        # Who owns each clock and piece of background work (one process at a time).
+        leases = make_leases(settings.redis_url)
         sweeper = LobbySweeper(
             app.state.context.sessions,
             app.state.context.notify,
             ttl=timedelta(minutes=settings.open_lobby_ttl_minutes),
             interval=settings.lobby_sweep_seconds,
+            leases=leases,
         )
         sweeper.start()
         context = app.state.context
@@ -120,10 +125,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             time_budget=settings.bot_time_budget,
             think_seconds=settings.bot_think_seconds,
             pending_limit=settings.bot_pending_limit,
-            sweep_seconds=settings.bot_sweep_seconds,
         )
         context.computer_turns = computer_turns
-        computer_turns.start()
+        keepers = MatchKeepers(
+            context.runtime,
+            context.sessions,
+            hub,
+            leases,
+            make_registry(settings.redis_url, settings.keeper_registry_key),
+            lease_seconds=settings.keeper_lease_seconds,
+            sweep_seconds=settings.keeper_sweep_seconds,
+            database_sweep_seconds=settings.bot_sweep_seconds,
+            sweep_limit=settings.keeper_sweep_limit,
+            most_kept=settings.live_matches,
+        )
+        keepers.duties.append(computer_turns.consider)
+        app.state.keepers = keepers
+        keepers.start()
         absence = Absence(
             context.sessions, context.presence, hub, away_after=settings.away_after_seconds
         )
@@ -140,8 +158,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await notifier.close()
             await absence.close()
+            # The keepers give their matches up first: the others take them over at once.
+            await keepers.close()
             await computer_turns.close()
             await sweeper.close()
+            await leases.close()
             app.state.context.record_checker.close()
             await app.state.context.runtime.close()
             await hub.stop()
