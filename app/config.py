@@ -152,9 +152,10 @@ class Settings(BaseSettings):
     keeper_sweep_limit: int = Field(
         default=200, ge=1, description="matches one sweep looks at, at most"
     )
-    keeper_registry_key: str = Field(
-        default="arcade:keepers",
-        description="the Redis sorted set of kept matches (one per deployment sharing a Redis)",
+    lease_scope: str = Field(
+        default="arcade", min_length=1, max_length=64,
+        description="names the deployment in its Redis leases and keepers' registry: the "
+        "processes of one site share it; another site on the same Redis needs its own",
     )
     # Web Push (docs/protocol.md, section 17). The VAPID private key (P-256, unpadded
     # base64url of the 32-byte value, or DER) every process signs with; unset, one is made

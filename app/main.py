@@ -115,8 +115,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ttl=timedelta(minutes=settings.open_lobby_ttl_minutes),
             interval=settings.lobby_sweep_seconds,
             leases=leases,
+            lease=f"lobby-sweeper:{settings.lease_scope}",
         )
         sweeper.start()
+        app.state.lobby_sweeper = sweeper
         context = app.state.context
         computer_turns = ComputerTurns(
             context.runtime,
@@ -132,7 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             context.sessions,
             hub,
             leases,
-            make_registry(settings.redis_url, settings.keeper_registry_key),
+            make_registry(settings.redis_url, f"arcade:keepers:{settings.lease_scope}"),
             lease_seconds=settings.keeper_lease_seconds,
             sweep_seconds=settings.keeper_sweep_seconds,
             database_sweep_seconds=settings.bot_sweep_seconds,

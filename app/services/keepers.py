@@ -65,9 +65,7 @@ def lease_name(match_id: str) -> str:
 def clock_games() -> list[str]:
     """The games whose rules ask questions against a clock (they override decision_seconds)."""
     return [
-        game.id
-        for game in all_games()
-        if type(game).decision_seconds is not Game.decision_seconds
+        game.id for game in all_games() if type(game).decision_seconds is not Game.decision_seconds
     ]
 
 

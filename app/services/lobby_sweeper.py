@@ -1,11 +1,12 @@
 """Closes open lobbies nobody touched for too long, in one server process at a time.
 
-With several processes, the one holding the lease `lobby-sweeper` (app/realtime/leases.py)
-sweeps; the lease lasts two intervals and is renewed at each sweep, so when its process dies
-another takes the sweeps over within two intervals. The sweep itself is one conditional
-UPDATE (see matches.expire_lobbies), so even two processes sweeping at once (while Redis is
-unreachable every process sweeps) close each lobby once, and only the process that closed it
-tells the lobby's pages (through the hub, which reaches the others).
+With several processes, the one holding the lease `lobby-sweeper:<lease scope>`
+(app/realtime/leases.py) sweeps; the lease lasts two intervals and is renewed at each
+sweep, so when its process dies another takes the sweeps over within two intervals. The
+sweep itself is one conditional UPDATE (see matches.expire_lobbies), so even two processes
+sweeping at once (while Redis is unreachable every process sweeps) close each lobby once,
+and only the process that closed it tells the lobby's pages (through the hub, which reaches
+the others).
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ log = logging.getLogger(__name__)
 
 Notify = Callable[[str, str], Awaitable[None]]
 
-LEASE = "lobby-sweeper"
-
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -42,6 +41,7 @@ class LobbySweeper:
         interval: float,
         clock: Callable[[], datetime] = utc_now,
         leases: Leases | None = None,
+        lease: str = "lobby-sweeper",
     ) -> None:
         self._sessions = sessions
         self._notify = notify
@@ -49,6 +49,7 @@ class LobbySweeper:
         self._interval = interval
         self._clock = clock
         self._leases = leases or LocalLeases()
+        self._lease = lease
         self.sweeps = 0
         """Sweeps this process made (tests read it: one process sweeps at a time)."""
         self._task: asyncio.Task[None] | None = None
@@ -65,7 +66,7 @@ class LobbySweeper:
     async def sweep_if_owner(self) -> list[str] | None:
         """The sweep, if this process holds the sweeper's lease (taken or renewed here);
         None when another process sweeps."""
-        if not await self._leases.claim(LEASE, 2 * self._interval):
+        if not await self._leases.claim(self._lease, 2 * self._interval):
             return None
         self.sweeps += 1
         return await self.sweep()
@@ -78,7 +79,7 @@ class LobbySweeper:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        await self._leases.release(LEASE)  # a stop hands the sweeps over at once
+        await self._leases.release(self._lease)  # a stop hands the sweeps over at once
 
     async def _run(self) -> None:
         while True:

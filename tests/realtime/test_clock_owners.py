@@ -1,0 +1,357 @@
+"""Every clock and piece of per-match background work has one owner process at a time, and
+another process takes it over within seconds when the owner dies (issue 19, item 1: "every
+clock (decision, turn, away) has exactly one owner at a time ... and is taken over by another
+process within seconds when its owner dies"; item 3: "a clock the dead process owned fires
+from another one").
+
+Real servers on one database and one Redis: in-thread `LiveServer`s (their counters are read
+in this process) and a `ServerProcess` where one must be killed with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from app.realtime.leases import RedisLeases
+from app.services.keepers import lease_name
+from tests.conftest import LiveServer
+from tests.fixture_games import QuestionGame, register_fixture_game
+from tests.helpers import Guest, Viewer, guests, started_match
+from tests.realtime.clock_app import FACTORY, SLOW_ANSWER_SECONDS, SlowQuestionGame
+from tests.realtime.server_process import ServerProcess
+from tests.realtime.test_redis_hub import redis_url  # noqa: F401  (the fixture)
+
+QUICK_BOTS = {"bot_think_seconds": 0.0, "bot_time_budget": 0.2, "bot_sweep_seconds": 0.5}
+
+
+def keeper_settings(lease_seconds: float) -> dict[str, Any]:
+    """Short leases and sweeps, and leases and a registry of this test's own (the Redis is
+    shared with other tests' servers)."""
+    return {
+        "keeper_lease_seconds": lease_seconds,
+        "keeper_sweep_seconds": 0.5,
+        "lease_scope": f"test-{secrets.token_hex(6)}",
+    }
+
+
+def context_of(server: LiveServer) -> Any:
+    return server.server.config.app.state.context
+
+
+def keepers_of(server: LiveServer) -> Any:
+    return server.server.config.app.state.keepers
+
+
+async def until(condition: Callable[[], Any], timeout: float, what: str) -> None:
+    """Polls `condition` (sync or async) until it holds; fails saying `what` did not happen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {timeout} s")
+        await asyncio.sleep(0.05)
+
+
+async def moves_of(url: str, match_id: str) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        response = await client.get(f"/api/matches/{match_id}/log")
+        assert response.status_code == 200, response.text
+        return list(response.json()["moves"])
+
+
+async def lease_owner(url: str, match_id: str) -> str | None:
+    client = aioredis.from_url(url)
+    try:
+        owner = await client.get(RedisLeases.PREFIX + lease_name(match_id))
+    finally:
+        await client.aclose()
+    return owner.decode() if owner is not None else None
+
+
+async def test_a_decision_clock_held_by_two_processes_fires_once_from_one(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19, item 1: both processes hold the match (a player on each), its keeper alone
+    arms the clock: each question is answered by the server once, from one process, and
+    both players see the same deadline."""
+    register_fixture_game(monkeypatch, QuestionGame())
+    settings = {"redis_url": redis_url, **keeper_settings(lease_seconds=5.0)}
+    first = LiveServer(database_url, **settings).start()
+    second = LiveServer(database_url, migrate_on_start=False, **settings).start()
+    try:
+        async with httpx.AsyncClient(base_url=first.url, timeout=30) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob], game=QuestionGame.id)
+        async with (
+            Viewer(first.ws_url, match_id, ada.token) as a,
+            Viewer(second.ws_url, match_id, bob.token) as b,
+        ):
+            await a.until_type("snapshot")
+            await b.until_type("snapshot")
+            for round_ in range(3):
+                asked, answered = 2 * round_ + 1, 2 * round_ + 2
+                await a.move({"type": "ask"}, version=a.version)
+                await a.until(lambda f, v=asked: f["type"] == "patch" and f["version"] == v)
+                await b.until(lambda f, v=asked: f["type"] == "patch" and f["version"] == v)
+                assert isinstance(b.state["deadline"], int)
+                assert a.state["deadline"] == b.state["deadline"], "one deadline everywhere"
+                for viewer in (a, b):
+                    await viewer.until(
+                        lambda f, v=answered: f["type"] == "patch" and f["version"] == v, 10
+                    )
+        moves = await moves_of(first.url, match_id)
+        fired = sorted(context_of(s).runtime.clocks_fired for s in (first, second))
+        kept = [keepers_of(s).kept() for s in (first, second)]
+    finally:
+        second.stop()
+        first.stop()
+    assert [(m["seat"], m["move"]) for m in moves] == [
+        (0, {"type": "ask"}),
+        (1, {"type": "answer", "answer": "no"}),
+    ] * 3, "each question answered once by the server"
+    assert fired == [0, 3], "every clock fired in one process, the keeper"
+    assert sorted(len(k) for k in kept) == [0, 1]
+
+
+async def _play_against_the_computer(
+    me: Viewer, chooser: random.Random, turns: int, timeout: float = 30
+) -> None:
+    """`turns` of the person's moves, each after the computer's reply arrived."""
+    for _ in range(turns):
+        while not me.state["legal_moves"] and me.state["status"] == "active":
+            await me.recv(timeout)
+        if me.state["status"] != "active":
+            return
+        forward = [m for m in me.state["legal_moves"] if m["type"] != "undo"]
+        await me.move(chooser.choice(forward), version=me.version)
+        await me.until_type("ack", timeout)
+
+
+async def _computer_replied(me: Viewer, timeout: float = 30) -> None:
+    """The computer's reply to the person's last move has been made (she may move again, or
+    the match is over)."""
+    while not me.state["legal_moves"] and me.state["status"] == "active":
+        await me.recv(timeout)
+
+
+async def _computer_match(host: Guest) -> str:
+    made = await host.post("/api/matches", {"game": "tactrics-crossing", "seats": 2})
+    assert made.status_code == 201, made.text
+    match_id = str(made.json()["id"])
+    seated = await host.post(f"/api/matches/{match_id}/bots", {"level": "easy"})
+    assert seated.status_code == 200, seated.text
+    started = await host.post(f"/api/matches/{match_id}/start")
+    assert started.status_code == 200, started.text
+    return match_id
+
+
+async def test_a_computer_player_held_by_two_processes_searches_once_a_move(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+) -> None:
+    """Issue 19, item 1 ("computer-player work [is] shared"): the player watches on one
+    process and plays on the other; every computer move is searched once, all of them in the
+    process that keeps the match, which holds its lease."""
+    settings = {"redis_url": redis_url, **QUICK_BOTS, **keeper_settings(lease_seconds=5.0)}
+    first = LiveServer(database_url, **settings).start()
+    second = LiveServer(database_url, migrate_on_start=False, **settings).start()
+    try:
+        async with httpx.AsyncClient(base_url=first.url, timeout=30) as client:
+            (ada,) = await guests(client, "Ada")
+            match_id = await _computer_match(ada)
+        async with (
+            Viewer(first.ws_url, match_id, ada.token) as watching,
+            Viewer(second.ws_url, match_id, ada.token) as me,
+        ):
+            await watching.until_type("snapshot")
+            await me.until_type("snapshot")
+            await _play_against_the_computer(me, random.Random(19), turns=8)
+            await _computer_replied(me)
+        moves = await moves_of(first.url, match_id)
+        searches = [context_of(s).computer_turns.searches for s in (first, second)]
+        kept = [keepers_of(s).kept() for s in (first, second)]
+        owners = [keepers_of(s)._leases.owner for s in (first, second)]
+        owner = await lease_owner(redis_url, match_id)
+    finally:
+        second.stop()
+        first.stop()
+    computer_moves = [m for m in moves if m["bot"]]
+    assert len(computer_moves) >= 3
+    assert sum(searches) == len(computer_moves), "one search per computer move, no more"
+    keeper = 0 if searches[0] else 1
+    assert searches[1 - keeper] == 0, "the other process searched nothing"
+    assert kept[keeper] == [match_id] and kept[1 - keeper] == []
+    assert owner in (owners[keeper], None)  # None: the match ended and its lease was given up
+
+
+async def _doomed_and_survivor(
+    database_url: str, redis: str, lease_seconds: float
+) -> tuple[ServerProcess, LiveServer]:
+    """A server process to kill, and an in-thread one to survive it. The survivor's database
+    sweep waits a minute (its first ran before the match existed): the doomed process,
+    which loads the match first, keeps it, and the survivor takes it over from the registry."""
+    settings = {**keeper_settings(lease_seconds), "bot_think_seconds": 0.0, "bot_time_budget": 0.2}
+    doomed = ServerProcess(
+        database_url, factory=FACTORY, redis_url=redis, bot_sweep_seconds=0.5, **settings
+    ).start()
+    try:
+        survivor = LiveServer(
+            database_url,
+            redis_url=redis,
+            migrate_on_start=False,
+            bot_sweep_seconds=60,
+            **settings,
+        ).start()
+    except BaseException:
+        doomed.stop()
+        raise
+    return doomed, survivor
+
+
+async def _kept_by_the_doomed(redis: str, survivor: LiveServer, match_id: str) -> None:
+    survivor_id = keepers_of(survivor)._leases.owner
+
+    async def elsewhere() -> bool:
+        owner = await lease_owner(redis, match_id)
+        return owner is not None and owner != survivor_id
+
+    await until(elsewhere, 20, "the first process keeping the match")
+
+
+async def test_a_clock_whose_keeper_is_killed_fires_from_another_process_at_its_deadline(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19, items 1 and 3: the process keeping a question's clock is killed (SIGKILL)
+    while it runs; the other process takes the match over and answers for the silent seat at
+    the deadline the players were shown, not a whole period after the takeover."""
+    register_fixture_game(monkeypatch, SlowQuestionGame())
+    lease_seconds = 4.0
+    doomed, survivor = await _doomed_and_survivor(database_url, redis_url, lease_seconds)
+    try:
+        async with httpx.AsyncClient(base_url=doomed.url, timeout=30) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob], game=SlowQuestionGame.id)
+        a = await Viewer(doomed.ws_url, match_id, ada.token).__aenter__()
+        try:
+            await a.until_type("snapshot")
+            await _kept_by_the_doomed(redis_url, survivor, match_id)
+            async with Viewer(survivor.ws_url, match_id, bob.token) as b:
+                await b.until_type("snapshot")
+                await a.move({"type": "ask"}, version=a.version)
+                await b.until(lambda f: f["type"] == "patch" and f["version"] == 1)
+                deadline = b.state["deadline"]
+                assert isinstance(deadline, int)
+                doomed.process.kill()
+                doomed.process.wait(10)
+                killed_at = time.time()
+                await b.until(
+                    lambda f: f["type"] == "patch" and f["version"] == 2,
+                    SLOW_ANSWER_SECONDS + 20,
+                )
+                answered_at = time.time() * 1000
+                assert b.state["board"]["answers"] == ["no"]
+        finally:
+            with contextlib.suppress(Exception):
+                await a.ws.close()
+        moves = await moves_of(survivor.url, match_id)
+        fired = context_of(survivor).runtime.clocks_fired
+        kept = keepers_of(survivor).kept()
+    finally:
+        survivor.stop()
+        doomed.stop()
+    assert killed_at * 1000 < deadline, "the keeper died while the clock ran"
+    # A fresh period from the takeover (at least 2/3 of a lease after the kill) would answer
+    # no sooner than deadline + 2.6 s: the answer came at the deadline.
+    assert deadline - 250 <= answered_at <= deadline + 2000, answered_at - deadline
+    assert [(m["seat"], m["move"]) for m in moves] == [
+        (0, {"type": "ask"}),
+        (1, {"type": "answer", "answer": "no"}),
+    ]
+    assert fired == 1
+    assert kept == [match_id], "the survivor keeps the match now"
+
+
+async def test_a_computer_player_whose_keeper_is_killed_goes_on_moving(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+) -> None:
+    """Issue 19, items 1 and 3: the process running a computer player is killed; the player,
+    connected to the other process, goes on playing and the computer goes on answering."""
+    doomed, survivor = await _doomed_and_survivor(database_url, redis_url, 2.0)
+    try:
+        async with httpx.AsyncClient(base_url=doomed.url, timeout=30) as client:
+            (ada,) = await guests(client, "Ada")
+            match_id = await _computer_match(ada)
+        watching = await Viewer(doomed.ws_url, match_id, ada.token).__aenter__()
+        try:
+            await watching.until_type("snapshot")
+            await _kept_by_the_doomed(redis_url, survivor, match_id)
+            async with Viewer(survivor.ws_url, match_id, ada.token) as me:
+                await me.until_type("snapshot")
+                chooser = random.Random(7)
+                await _play_against_the_computer(me, chooser, turns=2)
+                doomed.process.kill()
+                doomed.process.wait(10)
+                before = len([m for m in await moves_of(survivor.url, match_id) if m["bot"]])
+                await _play_against_the_computer(me, chooser, turns=4)
+                await _computer_replied(me)
+        finally:
+            with contextlib.suppress(Exception):
+                await watching.ws.close()
+        moves = await moves_of(survivor.url, match_id)
+        searches = context_of(survivor).computer_turns.searches
+    finally:
+        survivor.stop()
+        doomed.stop()
+    after = len([m for m in moves if m["bot"]])
+    assert after >= before + 2, "the computer went on moving from the other process"
+    assert searches >= after - before
+    seqs = [m["seq"] for m in moves]
+    assert seqs == list(range(1, len(moves) + 1)), "no version lost or doubled"
+
+
+async def test_the_lobby_sweeper_runs_in_one_process_and_is_handed_over_on_a_stop(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+) -> None:
+    """Issue 19, item 1 ("every clock ... has exactly one owner"): of two processes, one
+    sweeps the lobbies; when it stops, the other takes the sweeps over."""
+    settings = {
+        "redis_url": redis_url,
+        "lobby_sweep_seconds": 0.2,
+        **keeper_settings(lease_seconds=5.0),
+    }
+    first = LiveServer(database_url, **settings).start()
+    second = LiveServer(database_url, migrate_on_start=False, **settings).start()
+    stopped = False
+    try:
+        sweepers = [s.server.config.app.state.lobby_sweeper for s in (first, second)]
+        await until(lambda: max(s.sweeps for s in sweepers) >= 5, 30, "five sweeps")
+        owner = 0 if sweepers[0].sweeps else 1
+        assert sweepers[1 - owner].sweeps == 0, "one process sweeps"
+        (first, second)[owner].stop()
+        stopped = True
+        await until(lambda: sweepers[1 - owner].sweeps >= 1, 10, "the other taking over")
+    finally:
+        if not stopped:
+            first.stop()
+        second.stop()
+        first.stop()
