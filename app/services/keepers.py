@@ -58,6 +58,10 @@ NOT_OURS_AGAIN_MS = 60_000
 the Redis) is looked at again after this long, so it does not hide the others behind it."""
 
 
+RENEWALS_AT_ONCE = 64
+"""Leases renewed concurrently (round trips in flight to Redis) in one renewal round."""
+
+
 def lease_name(match_id: str) -> str:
     return f"keeper:{match_id}"
 
@@ -282,11 +286,13 @@ class MatchKeepers:
         """Takes the match if nobody keeps it: the lease, the match brought up to date, its
         notices followed, its clock armed and its computers started. `fresh`: this process
         has just made or heard of its newest version."""
-        if not self._may_claim(match_id):
+        if match_id in self._kept or not self._may_claim(match_id):
             return False
         self._claiming.add(match_id)
+        leased = False
         try:
-            if not await self._leases.claim(lease_name(match_id), self._lease_seconds):
+            leased = await self._leases.claim(lease_name(match_id), self._lease_seconds)
+            if not leased:
                 self._refused[match_id] = time.monotonic() + self._lease_seconds / 3
                 return False
             self._refused.pop(match_id, None)
@@ -304,6 +310,8 @@ class MatchKeepers:
             return True
         except Exception:
             log.exception("keepers: taking match %s failed", match_id)
+            if leased and match_id not in self._kept:
+                await self._leases.release(lease_name(match_id))
             return False
         finally:
             self._claiming.discard(match_id)
@@ -404,11 +412,17 @@ class MatchKeepers:
         for match_id in [m for m, until in self._refused.items() if until <= moment]:
             del self._refused[match_id]
         kept = []
-        for match_id in list(self._kept):
-            if await self._leases.claim(lease_name(match_id), self._lease_seconds):
-                kept.append(match_id)
-            elif match_id in self._kept:
-                self._lost(match_id)
+        ids = list(self._kept)
+        for start in range(0, len(ids), RENEWALS_AT_ONCE):
+            chunk = ids[start : start + RENEWALS_AT_ONCE]
+            renewed = await asyncio.gather(
+                *(self._leases.claim(lease_name(m), self._lease_seconds) for m in chunk)
+            )
+            for match_id, ours in zip(chunk, renewed, strict=True):
+                if ours:
+                    kept.append(match_id)
+                elif match_id in self._kept:
+                    self._lost(match_id)
         await self._registry.vouch(kept, now_ms() + int(self._lease_seconds * 1000))
 
     async def _registry_sweeps(self) -> None:
@@ -423,6 +437,8 @@ class MatchKeepers:
         """Claims the registered matches whose keeper stopped vouching; how many it took."""
         taken = 0
         for match_id in await self._registry.orphans(now_ms(), self._sweep_limit):
+            # Its keeper stopped vouching: whoever refused this process before may be gone.
+            self._refused.pop(match_id, None)
             if match_id in self._kept or not self._may_claim(match_id):
                 continue
             # Loaded before it is claimed: a match this database does not hold is never

@@ -363,3 +363,55 @@ async def test_the_lobby_sweeper_runs_in_one_process_and_is_handed_over_on_a_sto
             first.stop()
         second.stop()
         first.stop()
+
+
+async def test_a_keeper_that_stops_gracefully_hands_its_match_over_at_once(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 19, item 2 ("graceful shutdown"): a stopping process gives up the matches it
+    keeps; the other process takes them over at its next sweep, long before the lease would
+    have run out, and the clock still fires once."""
+    register_fixture_game(monkeypatch, SlowQuestionGame())
+    lease_seconds = 60.0
+    settings = {"redis_url": redis_url, **keeper_settings(lease_seconds)}
+    servers = [
+        LiveServer(database_url, **settings).start(),
+        LiveServer(database_url, migrate_on_start=False, **settings).start(),
+    ]
+    running = list(servers)
+    try:
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=30) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob], game=SlowQuestionGame.id)
+        async with Viewer(servers[1].ws_url, match_id, ada.token) as a:
+            await a.until_type("snapshot")
+            await until(
+                lambda: any(keepers_of(s).kept() for s in servers), 20, "a process keeping it"
+            )
+            keeper = 0 if keepers_of(servers[0]).kept() else 1
+            other = servers[1 - keeper]
+            await a.move({"type": "ask"}, version=a.version)
+            await a.until(lambda f: f["type"] == "patch" and f["version"] == 1)
+            deadline = a.state["deadline"]
+            if keeper == 1:
+                await a.ws.close()  # the player goes with the server she was on
+            servers[keeper].stop()
+            running.remove(servers[keeper])
+            stopped_at = time.monotonic()
+            await until(lambda: keepers_of(other).kept() == [match_id], 20, "the handover")
+            handed_over = time.monotonic() - stopped_at
+        async with Viewer(other.ws_url, match_id, bob.token) as b:
+            await b.until_type("snapshot")
+            if b.version < 2:
+                assert b.state["deadline"] == deadline
+                await b.until(
+                    lambda f: f["type"] == "patch" and f["version"] == 2, SLOW_ANSWER_SECONDS + 10
+                )
+        moves = await moves_of(other.url, match_id)
+    finally:
+        for server in running:
+            server.stop()
+    assert handed_over < lease_seconds / 4, "handed over at once, not when the lease ran out"
+    assert [m["move"]["type"] for m in moves] == ["ask", "answer"]
