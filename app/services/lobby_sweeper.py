@@ -26,6 +26,10 @@ log = logging.getLogger(__name__)
 
 Notify = Callable[[str, str], Awaitable[None]]
 
+LEASE_SLACK_SECONDS = 1.0
+"""Added to the sweeper's lease of two intervals: a slow sweep or a busy event loop between
+two short intervals does not lose it to another process."""
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -66,7 +70,7 @@ class LobbySweeper:
     async def sweep_if_owner(self) -> list[str] | None:
         """The sweep, if this process holds the sweeper's lease (taken or renewed here);
         None when another process sweeps."""
-        if not await self._leases.claim(self._lease, 2 * self._interval):
+        if not await self._leases.claim(self._lease, 2 * self._interval + LEASE_SLACK_SECONDS):
             return None
         self.sweeps += 1
         return await self.sweep()

@@ -196,8 +196,10 @@ async def test_a_computer_player_held_by_two_processes_searches_once_a_move(
     assert sum(searches) == len(computer_moves), "one search per computer move, no more"
     keeper = 0 if searches[0] else 1
     assert searches[1 - keeper] == 0, "the other process searched nothing"
-    assert kept[keeper] == [match_id] and kept[1 - keeper] == []
-    assert owner in (owners[keeper], None)  # None: the match ended and its lease was given up
+    # An ended match needs no keeper: its lease is given up.
+    ended = me.state["status"] != "active"
+    assert kept[keeper] == ([] if ended else [match_id]) and kept[1 - keeper] == []
+    assert owner == (None if ended else owners[keeper])
 
 
 async def _doomed_and_survivor(
@@ -344,7 +346,7 @@ async def test_the_lobby_sweeper_runs_in_one_process_and_is_handed_over_on_a_sto
     sweeps the lobbies; when it stops, the other takes the sweeps over."""
     settings = {
         "redis_url": redis_url,
-        "lobby_sweep_seconds": 0.2,
+        "lobby_sweep_seconds": 0.5,
         **keeper_settings(lease_seconds=5.0),
     }
     first = LiveServer(database_url, **settings).start()
@@ -352,7 +354,7 @@ async def test_the_lobby_sweeper_runs_in_one_process_and_is_handed_over_on_a_sto
     stopped = False
     try:
         sweepers = [s.server.config.app.state.lobby_sweeper for s in (first, second)]
-        await until(lambda: max(s.sweeps for s in sweepers) >= 5, 30, "five sweeps")
+        await until(lambda: max(s.sweeps for s in sweepers) >= 4, 30, "four sweeps")
         owner = 0 if sweepers[0].sweeps else 1
         assert sweepers[1 - owner].sweeps == 0, "one process sweeps"
         (first, second)[owner].stop()
