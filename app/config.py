@@ -136,7 +136,26 @@ class Settings(BaseSettings):
     )
     bot_sweep_seconds: float = Field(
         default=15.0, gt=0,
-        description="seconds between two looks for computer players' turns nobody is taking",
+        description="seconds between two looks in the database for matches with computers or "
+        "clocks whose work nobody is doing (computer turns, a match no process keeps)",
+    )
+    # Match keepers (app/services/keepers.py): with several processes, one at a time runs a
+    # match's decision clock and computer players, under a lease in Redis it renews every
+    # third of `keeper_lease_seconds`; when it dies, another process takes the match over at
+    # its next registry sweep after the lease ran out.
+    keeper_lease_seconds: float = Field(
+        default=5.0, gt=0, description="seconds a keeper's lease lasts without renewal"
+    )
+    keeper_sweep_seconds: float = Field(
+        default=1.0, gt=0, description="seconds between two looks for matches nobody keeps"
+    )
+    keeper_sweep_limit: int = Field(
+        default=200, ge=1, description="matches one sweep looks at, at most"
+    )
+    lease_scope: str = Field(
+        default="arcade", min_length=1, max_length=64,
+        description="names the deployment in its Redis leases and keepers' registry: the "
+        "processes of one site share it; another site on the same Redis needs its own",
     )
     # Web Push (docs/protocol.md, section 17). The VAPID private key (P-256, unpadded
     # base64url of the 32-byte value, or DER) every process signs with; unset, one is made

@@ -29,12 +29,14 @@ from app.readiness import Readiness
 from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
+from app.realtime.leases import make_leases, process_id
 from app.realtime.presence import Presence
 from app.rules_pages.site import LessonPages, RulesPages
 from app.security_headers import EMBEDDABLE_CSP, SecurityHeaders
 from app.services import rate_limits
 from app.services.absence import Absence
 from app.services.computer_turns import ComputerTurns
+from app.services.keepers import MatchKeepers, make_registry
 from app.services.lobby_sweeper import LobbySweeper
 from app.services.matches import game_of
 from app.services.push import PushNotifier, load_vapid_key
@@ -91,7 +93,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.migrate_on_start:
             await asyncio.to_thread(upgrade_to_head, settings.database_url)
         engine = make_engine(settings.database_url)
-        hub = make_hub(settings.redis_url)
+        # One id for this process wherever Redis sees it (hub notices, leases, presence).
+        this_process = process_id()
+        hub = make_hub(settings.redis_url, this_process)
         await hub.start()
 
         async def announce(match_id: str, version: int, accepted: dict[str, object]) -> None:
@@ -112,13 +116,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # SIGTERM drains first (app/drain.py), then reaches the server's own handler.
         restore_signals = app.state.context.drain.install_signal_handlers()
         app.state.readiness = Readiness(engine, settings.redis_url, app.state.context.drain)
+        # Who owns each clock and piece of background work (one process at a time).
+        leases = make_leases(settings.redis_url, this_process)
         sweeper = LobbySweeper(
             app.state.context.sessions,
             app.state.context.notify,
             ttl=timedelta(minutes=settings.open_lobby_ttl_minutes),
             interval=settings.lobby_sweep_seconds,
+            leases=leases,
+            lease=f"lobby-sweeper:{settings.lease_scope}",
         )
         sweeper.start()
+        app.state.lobby_sweeper = sweeper
         context = app.state.context
         computer_turns = ComputerTurns(
             context.runtime,
@@ -127,10 +136,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             time_budget=settings.bot_time_budget,
             think_seconds=settings.bot_think_seconds,
             pending_limit=settings.bot_pending_limit,
-            sweep_seconds=settings.bot_sweep_seconds,
         )
         context.computer_turns = computer_turns
-        computer_turns.start()
+        keepers = MatchKeepers(
+            context.runtime,
+            context.sessions,
+            hub,
+            leases,
+            make_registry(settings.redis_url, f"arcade:keepers:{settings.lease_scope}"),
+            lease_seconds=settings.keeper_lease_seconds,
+            sweep_seconds=settings.keeper_sweep_seconds,
+            database_sweep_seconds=settings.bot_sweep_seconds,
+            sweep_limit=settings.keeper_sweep_limit,
+            most_kept=settings.live_matches,
+        )
+        keepers.duties.append(computer_turns.consider)
+        app.state.keepers = keepers
+        keepers.start()
+        # A stopping process hands its matches over as soon as its sockets are closed.
+        context.drain.hooks.append(keepers.release_all)
         absence = Absence(
             context.sessions, context.presence, hub, away_after=settings.away_after_seconds
         )
@@ -152,8 +176,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.readiness.close()
             await notifier.close()
             await absence.close()
+            # The keepers give their matches up first: the others take them over at once.
+            await keepers.close()
             await computer_turns.close()
             await sweeper.close()
+            await leases.close()
             app.state.context.record_checker.close()
             await app.state.context.runtime.close()
             await hub.stop()

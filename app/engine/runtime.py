@@ -15,7 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
 
 import asyncpg
@@ -260,6 +260,33 @@ class LiveMatch:
         """seat -> level of every seat a computer plays now (its own, or standing in)."""
         return {**self.stand_ins, **self.bots}
 
+    def reach(self, version: int, at_ms: int) -> None:
+        """`version` was made at `at_ms` (epoch milliseconds: its move's time in the moves
+        table, or the match's start): its clocks start from then. Every process derives the
+        same deadlines from the same log, so a process that takes a clock over fires it when
+        its first owner would have, and every page shows the same deadline."""
+        self.start_clock(version, at_ms)
+        self.start_turn(version, at_ms)
+
+    def start_clock(self, version: int, at_ms: int) -> None:
+        """The decision clock of `version`'s active seats, when the game asks for one. While
+        the same question is still open (the seats to answer are a subset of the previous
+        version's), the first deadline stands, so answering does not buy the others more
+        time."""
+        if self.status != "active" or self.script is not None:
+            return  # a learner in a guided match takes her time over every question
+        state = self.history[version][0]
+        seconds = self.game.decision_seconds(state)
+        if seconds is None:
+            return
+        previous = self.deadlines.get(version - 1)
+        if previous is not None and self.has(version - 1):
+            before = self.game.active_seats(self.history[version - 1][0])
+            if self.game.active_seats(state) <= before:
+                self.deadlines[version] = previous
+                return
+        self.deadlines[version] = at_ms + int(seconds * 1000)
+
     def start_turn(self, version: int, now_ms: int) -> None:
         """The turn timer of `version`'s active seats: a seat still to move after a move of
         its own or of others keeps the deadline it had (a turn of several steps, a question
@@ -435,6 +462,18 @@ def _as_utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_ms(moment: datetime) -> int:
+    """A stored time in epoch milliseconds (exact: no float rounding)."""
+    return (_as_utc(moment) - _EPOCH) // timedelta(milliseconds=1)
+
+
+def from_epoch_ms(ms: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=ms)
+
+
 MAX_LIVE = 1000
 """Matches kept in memory by default (the server passes its `live_matches` setting); beyond
 that the least recently used idle one is dropped (it is reloaded from the database, moves
@@ -467,6 +506,12 @@ class MatchRuntime:
         with the match, the seat that moved, the states before and after it and the outcome
         it reached. Their errors are
         logged, never raised into the move's path (the push notifier is one)."""
+        self.owns_clock: Callable[[str], bool] = lambda _match_id: True
+        """Whether this process arms the decision clock of a match: with several processes,
+        only the match's keeper (app/services/keepers.py) does; alone, this one always."""
+        self.clocks_fired = 0
+        """Decision clocks that ran out here and were answered (or tried to be) for the late
+        seats: the keepers' tests read it to tell which process fired."""
         self._writer = MoveWriter(engine)
         self._max_live = max_live
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
@@ -488,32 +533,26 @@ class MatchRuntime:
         await self._writer.close()
 
     # --- the decision clock ---------------------------------------------------------------
-    def _arm_clock(self, live: LiveMatch) -> None:
-        """After a new version: start the clock of its active seats when the game asks for
-        one. While the same question is still open (the seats to answer are a subset of the
-        previous version's), the first deadline stands, so answering does not buy the others
-        more time."""
-        handle = self._clocks.pop(live.id, None)
-        if handle is not None:
-            handle.cancel()
-        if live.status != "active" or live.script is not None:
-            return  # a learner in a guided match takes her time over every question
-        seconds = live.game.decision_seconds(live.state)
-        if seconds is None:
+    def arm_clock(self, live: LiveMatch) -> None:
+        """Arms the decision clock of the match's current version, if it has one and this
+        process owns the match's clocks (its deadline was set when the version was made:
+        `LiveMatch.start_clock`). Any clock armed before for the match is stopped."""
+        self.disarm(live.id)
+        if live.status != "active":
             return
         deadline = live.deadlines.get(live.version)
-        previous = live.deadlines.get(live.version - 1)
-        if deadline is None and previous is not None and live.has(live.version - 1):
-            before = live.game.active_seats(live.history[live.version - 1][0])
-            if live.game.active_seats(live.state) <= before:
-                deadline = previous
-        if deadline is None:
-            deadline = int((time.time() + seconds) * 1000)
-        live.deadlines[live.version] = deadline
+        if deadline is None or not self.owns_clock(live.id):
+            return
         delay = max(0.0, deadline / 1000 - time.time())
         self._clocks[live.id] = asyncio.get_running_loop().call_later(
             delay, self._time_is_up, live.id, live.version
         )
+
+    def disarm(self, match_id: str) -> None:
+        """Stops the match's decision clock in this process (another owns it now, or it ended)."""
+        handle = self._clocks.pop(match_id, None)
+        if handle is not None:
+            handle.cancel()
 
     def _time_is_up(self, match_id: str, version: int) -> None:
         task = asyncio.create_task(self._answer_for_late_seats(match_id, version))
@@ -526,12 +565,15 @@ class MatchRuntime:
         live = self._live.get(match_id)
         if live is None or live.version != version or live.status != "active":
             return
+        self.clocks_fired += 1
         for seat in sorted(live.game.active_seats(live.state)):
             move = live.game.timeout_move(live.state, seat)
             if move is None:
                 continue
             with contextlib.suppress(ArcadeError):  # an answer that arrived just in time wins
-                await self._submit_as(live, seat, move, client_id=None, version=version)
+                await self._submit_as(
+                    live, seat, move, client_id=None, version=version, exact=True
+                )
             return
 
     async def end(self, match_id: str) -> None:
@@ -542,9 +584,7 @@ class MatchRuntime:
             return
         async with live.lock:
             live.end()
-        handle = self._clocks.pop(match_id, None)
-        if handle is not None:
-            handle.cancel()
+        self.disarm(match_id)
 
     def cached_match(self, match_id: str) -> LiveMatch | None:
         """The match if this process holds it now (never loads it)."""
@@ -619,14 +659,7 @@ class MatchRuntime:
             levels_by_id = {r.id: r.bot_level for r in names_rows if r.bot_level}
             moves = (
                 await conn.execute(
-                    select(
-                        Move.seq,
-                        Move.seat,
-                        Move.move,
-                        Move.events,
-                        Move.client_id,
-                        Move.created_at,
-                    )
+                    select(Move.seq, Move.seat, Move.move, Move.client_id, Move.created_at)
                     .where(Move.match_id == match_id)
                     .order_by(Move.seq)
                 )
@@ -651,8 +684,12 @@ class MatchRuntime:
             script=script_of(game, row.tutorial),
         )
         live.remember(0, state, [])
+        live.reach(0, epoch_ms(row.started_at))
         for move in moves:
-            self._advance(live, move.seat, move.move, client_id=move.client_id)
+            self._advance(
+                live, move.seat, move.move, client_id=move.client_id,
+                at_ms=epoch_ms(move.created_at),
+            )
         if row.status == "abandoned":
             live.end()
         elif row.status == "finished" and live.outcome is None and row.outcome:
@@ -663,16 +700,20 @@ class MatchRuntime:
                     details=row.outcome.get("details") or {},
                 )
             )
-        # The turn began when its position was reached (or the match started), not now.
-        reached = moves[-1].created_at if moves else row.started_at
-        live.start_turn(live.version, int(_as_utc(reached).timestamp() * 1000))
-        self._arm_clock(live)
+        # The clocks began when their position was reached (or the match started), not now.
+        self.arm_clock(live)
         if self.on_turn is not None:
             self.on_turn(live)
         return live
 
     def _advance(
-        self, live: LiveMatch, seat: int, move: dict[str, Any], *, client_id: str | None
+        self,
+        live: LiveMatch,
+        seat: int,
+        move: dict[str, Any],
+        *,
+        client_id: str | None,
+        at_ms: int,
     ) -> list[Event]:
         seq = live.version + 1
         state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
@@ -680,6 +721,7 @@ class MatchRuntime:
         live.outcome = live.game.outcome(state)
         live.status = "finished" if live.outcome is not None else "active"
         live.remember(seq, state, events)
+        live.reach(seq, at_ms)
         if client_id is not None:
             live.answers[client_id] = seq
             while len(live.answers) > ANSWERS:
@@ -691,16 +733,18 @@ class MatchRuntime:
         async with self._engine.connect() as conn:
             rows = (
                 await conn.execute(
-                    select(Move.seat, Move.move, Move.client_id)
+                    select(Move.seat, Move.move, Move.client_id, Move.created_at)
                     .where(Move.match_id == live.id, Move.seq > live.version)
                     .order_by(Move.seq)
                 )
             ).all()
         for row in rows:
-            self._advance(live, row.seat, row.move, client_id=row.client_id)
+            self._advance(
+                live, row.seat, row.move, client_id=row.client_id,
+                at_ms=epoch_ms(row.created_at),
+            )
         if rows:
-            live.start_turn(live.version, int(time.time() * 1000))
-            self._arm_clock(live)
+            self.arm_clock(live)
 
     async def ensure_version(
         self, live: LiveMatch, version: int, accepted: dict[str, Any] | None = None
@@ -710,16 +754,21 @@ class MatchRuntime:
         if live.version < version:
             async with live.lock:
                 if live.version == version - 1 and accepted is not None and "move" in accepted:
+                    at = accepted.get("at")
                     self._advance(
                         live,
                         accepted["seat"],
                         accepted["move"],
                         client_id=accepted.get("client_id"),
+                        at_ms=at if isinstance(at, int) else int(time.time() * 1000),
                     )
-                    live.start_turn(live.version, int(time.time() * 1000))
-                    self._arm_clock(live)
+                    self.arm_clock(live)
                 elif live.version < version:
                     await self.catch_up(live)
+                else:
+                    return  # made here meanwhile: its maker told on_turn
+            if self.on_turn is not None:
+                self.on_turn(live)
 
     async def submit(
         self,
@@ -771,6 +820,7 @@ class MatchRuntime:
                 client_id=f"{COMPUTER_MOVE_ID}{version}:{seat}",
                 version=version,
                 by_computer=True,
+                exact=True,
             )
         except ArcadeError:
             return None
@@ -789,9 +839,7 @@ class MatchRuntime:
             return
         async with live.lock:
             live.claim(outcome)
-        handle = self._clocks.pop(match_id, None)
-        if handle is not None:
-            handle.cancel()
+        self.disarm(match_id)
 
     async def _submit_as(
         self,
@@ -802,7 +850,10 @@ class MatchRuntime:
         client_id: str | None,
         version: int | None,
         by_computer: bool = False,
+        exact: bool = False,
     ) -> int:
+        """`exact`: the move answers `version` and no other (a clock that ran out, a
+        computer's choice): if another process made that version first, it is dropped."""
         match_id = live.id
         async with live.lock:
             for _attempt in range(5):
@@ -815,12 +866,15 @@ class MatchRuntime:
                     if earlier is not None:
                         return earlier
                     raise
+                if exact and live.version != version:
+                    raise ArcadeError("stale_version", "The match moved on since.")
                 seq = live.version + 1
                 before = live.state
                 state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
                 outcome = live.game.outcome(state)
+                at_ms = int(time.time() * 1000)
                 persisted = await self._persist(
-                    live, seq, seat, move, events, client_id, outcome, by_computer
+                    live, seq, seat, move, events, client_id, outcome, by_computer, at_ms
                 )
                 if not persisted:
                     # Either another process took this version, or this id was used before
@@ -832,17 +886,19 @@ class MatchRuntime:
                     live.state, live.version, live.outcome = state, seq, outcome
                     live.status = "finished" if outcome is not None else "active"
                     live.remember(seq, state, events)
+                    live.reach(seq, at_ms)
                     if client_id is not None:
                         live.answers[client_id] = seq
                         while len(live.answers) > ANSWERS:
                             live.answers.popitem(last=False)
-                    live.start_turn(seq, int(time.time() * 1000))
-                    self._arm_clock(live)
+                    self.arm_clock(live)
                     break
                 await self.catch_up(live)  # another process won this version: revalidate
             else:
                 raise ArcadeError("stale_version", "The match moved on; please try again.")
-        await self._announce(match_id, seq, {"seat": seat, "move": move, "client_id": client_id})
+        await self._announce(
+            match_id, seq, {"seat": seat, "move": move, "client_id": client_id, "at": at_ms}
+        )
         if self.on_turn is not None:
             self.on_turn(live)
         for callback in self.after_move:
@@ -945,7 +1001,8 @@ class MatchRuntime:
         events: list[Event],
         client_id: str | None,
         outcome: Outcome | None,
-        by_computer: bool = False,
+        by_computer: bool,
+        at_ms: int,
     ) -> bool:
         row = {
             "match_id": live.id,
@@ -955,6 +1012,9 @@ class MatchRuntime:
             "events": events,
             "client_id": client_id,
             "bot": by_computer,
+            # The version's time, which its clocks start from (LiveMatch.reach), to the
+            # millisecond the process that made it used.
+            "created_at": from_epoch_ms(at_ms),
         }
         return await self._writer.write(row, outcome)
 
@@ -965,11 +1025,11 @@ class MatchRuntime:
 # batch never holds two moves of one match, so the join below is one to one.
 _PG_COMMIT_BATCH = """
 WITH new_moves AS (
-    INSERT INTO moves (match_id, seq, seat, move, events, client_id, bot)
-    SELECT m, s, st, mv::json, ev::json, c, b
+    INSERT INTO moves (match_id, seq, seat, move, events, client_id, bot, created_at)
+    SELECT m, s, st, mv::json, ev::json, c, b, at
     FROM unnest($1::varchar[], $2::int[], $3::int[], $4::text[], $5::text[], $6::varchar[],
-                $9::bool[])
-        AS t(m, s, st, mv, ev, c, b)
+                $9::bool[], $10::timestamptz[])
+        AS t(m, s, st, mv, ev, c, b, at)
     RETURNING match_id, seq
 ), outcomes AS (
     SELECT id, outcome FROM unnest($1::varchar[], $7::text[]) AS o(id, outcome)
@@ -1107,6 +1167,7 @@ class MoveWriter:
                 outcomes,
                 datetime.now(UTC),
                 [r["bot"] for r in rows],
+                [r["created_at"] for r in rows],
             )
         except _CONFLICTS:
             raise  # the statement failed on its own: the connection is still good

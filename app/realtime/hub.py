@@ -326,5 +326,5 @@ class RedisHub(_LocalFanout):
             self.deliver(channel, dict(RESYNC))
 
 
-def make_hub(redis_url: str | None) -> Hub:
-    return RedisHub(redis_url) if redis_url else MemoryHub()
+def make_hub(redis_url: str | None, origin: str | None = None) -> Hub:
+    return RedisHub(redis_url, origin) if redis_url else MemoryHub()

@@ -1,14 +1,16 @@
 """Computer players' turns: a search in a worker process, a move through the ordinary path.
 
-Whenever this process makes or loads a version of a match (MatchRuntime.on_turn) in which a
-computer plays a seat to move (its own seat, or standing in for an absent player), its move is
-chosen off the event loop, in a process pool (app.bots.choose_move: the seat's view, sampled
-where it hides something, never the hidden parts themselves), and submitted as that seat's
-move under an id made of the version and seat. So it is validated, logged (as a computer's),
-replayed and patched like anyone's, and two processes that choose for the same position
-commit it once. A sweep finds the turns nobody is taking (after a restart, a lost worker)
-and starts them again. Moves wait at least `think_seconds` plus a random extra: friends can
-follow the table, and a quick "no" never tells that the computer held no card.
+Whenever the match's keeper (app/services/keepers.py: one process at a time per match) makes,
+loads or hears of a version in which a computer plays a seat to move (its own seat, or
+standing in for an absent player), its move is chosen off the event loop, in a process pool
+(app.bots.choose_move: the seat's view, sampled where it hides something, never the hidden
+parts themselves), and submitted as that seat's move under an id made of the version and
+seat. So it is validated, logged (as a computer's), replayed and patched like anyone's, and
+two processes that choose for the same position (while Redis is unreachable, each keeps its
+matches alone) commit it once. The keepers' database sweep finds the turns nobody is taking
+(after a restart, a lost worker) and starts them again. Moves wait at least `think_seconds`
+plus a random extra: friends can follow the table, and a quick "no" never tells that the
+computer held no card.
 """
 
 from __future__ import annotations
@@ -23,10 +25,8 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Match
 from app.engine.runtime import LiveMatch, MatchRuntime
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,6 @@ class ComputerTurns:
         time_budget: float,
         think_seconds: float,
         pending_limit: int,
-        sweep_seconds: float,
     ) -> None:
         self._runtime = runtime
         self._sessions = sessions
@@ -82,23 +81,18 @@ class ComputerTurns:
         self._time_budget = time_budget
         self._think_seconds = think_seconds
         self._pending_limit = pending_limit
-        self._sweep_seconds = sweep_seconds
         self._pool: ProcessPoolExecutor | None = None
         self._pending: dict[tuple[str, int, int], asyncio.Task[None]] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+        self.searches = 0
+        """Searches sent to the workers by this process (tests read it: one per decision)."""
         self._pace = random.SystemRandom()
         # One decision per worker at a time; the others wait here, where a stale one can
         # still be dropped, rather than in the pool's queue.
         self._slots = asyncio.Semaphore(workers)
         self._waiting = 0
 
-    def start(self) -> None:
-        self._runtime.on_turn = self.consider
-        self._sweeper = asyncio.create_task(self._sweep_forever())
-
     async def close(self) -> None:
-        self._runtime.on_turn = None
-        tasks = [t for t in (self._sweeper, *self._pending.values()) if t is not None]
+        tasks = list(self._pending.values())
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -167,6 +161,7 @@ class ComputerTurns:
             if current is None or current.version != version:
                 return
             budget = self.budget_now()
+            self.searches += 1
             try:
                 move = await loop.run_in_executor(
                     self._pool_of_workers(),
@@ -189,25 +184,3 @@ class ComputerTurns:
         if wait > 0:
             await asyncio.sleep(wait)
         await self._runtime.submit_for_computer(live.id, seat, move, version)
-
-    async def sweep(self) -> int:
-        """Looks at every active match where a computer plays; starts turns nobody took."""
-        async with self._sessions() as session:
-            ids = (
-                await session.scalars(
-                    select(Match.id).where(Match.status == "active", Match.has_computer)
-                )
-            ).all()
-        for match_id in ids:
-            live = await self._runtime.get(match_id)
-            if live is not None:
-                self.consider(live)
-        return len(ids)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("computer players' sweep failed")
-            await asyncio.sleep(self._sweep_seconds)

@@ -22,9 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class ServerProcess:
-    """`uvicorn app.main:create_app` in its own process; settings through the environment."""
+    """`uvicorn app.main:create_app` (or another app `factory`) in its own process; settings
+    through the environment."""
 
-    def __init__(self, database_url: str, **settings: object) -> None:
+    def __init__(
+        self, database_url: str, *, factory: str = "app.main:create_app", **settings: object
+    ) -> None:
         self.port = free_port()
         env = {**os.environ, "DATABASE_URL": database_url}
         env.update({name.upper(): str(value) for name, value in settings.items()})
@@ -33,7 +36,7 @@ class ServerProcess:
                 sys.executable,
                 "-m",
                 "uvicorn",
-                "app.main:create_app",
+                factory,
                 "--factory",
                 "--host=127.0.0.1",
                 f"--port={self.port}",

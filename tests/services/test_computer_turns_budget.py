@@ -13,7 +13,7 @@ def _turns(workers: int) -> ComputerTurns:
     nothing: Any = None
     return ComputerTurns(
         nothing, nothing, workers=workers, time_budget=0.7, think_seconds=0.0,
-        pending_limit=10, sweep_seconds=10.0,
+        pending_limit=10,
     )
 
 
