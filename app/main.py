@@ -27,6 +27,7 @@ from app.pages import assemble_pages
 from app.realtime import socket
 from app.realtime.collector import old_generation
 from app.realtime.hub import make_hub
+from app.realtime.leases import make_leases
 from app.realtime.presence import Presence
 from app.rules_pages.site import LessonPages, RulesPages
 from app.security_headers import EMBEDDABLE_CSP, SecurityHeaders
@@ -97,14 +98,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"kind": "version", "version": version, "accepted": accepted},
             )
 
+        # The away announcement's sweeper and presence's share in Redis are this process's,
+        # under one owner id.
+        presence_leases = make_leases(settings.redis_url)
         app.state.context = AppContext(
             settings=settings,
             engine=engine,
             sessions=make_sessionmaker(engine),
             hub=hub,
             runtime=MatchRuntime(engine, announce, max_live=settings.live_matches),
-            presence=Presence(),
+            presence=Presence(
+                redis_url=settings.redis_url,
+                owner=presence_leases.owner,
+                ttl=settings.presence_ttl_seconds,
+            ),
         )
+        app.state.context.presence.start()
         sweeper = LobbySweeper(
             app.state.context.sessions,
             app.state.context.notify,
@@ -125,7 +134,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         context.computer_turns = computer_turns
         computer_turns.start()
         absence = Absence(
-            context.sessions, context.presence, hub, away_after=settings.away_after_seconds
+            context.sessions, context.presence, hub, away_after=settings.away_after_seconds,
+            leases=presence_leases, sweep_every=settings.away_sweep_seconds,
         )
         context.absence = absence
         absence.start()
@@ -140,6 +150,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await notifier.close()
             await absence.close()
+            await context.presence.close()
+            await presence_leases.close()
             await computer_turns.close()
             await sweeper.close()
             app.state.context.record_checker.close()
