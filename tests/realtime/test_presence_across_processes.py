@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 import redis.asyncio as aioredis
 
+from app.realtime.hub import MemoryHub
+from app.realtime.presence import Presence, Seen
 from tests.conftest import LiveServer, free_port
 from tests.helpers import Viewer, guests, started_match, update_match_row
 from tests.realtime.server_process import ServerProcess
@@ -278,3 +281,58 @@ async def test_presence_without_redis_is_this_process_s_and_recovers(
         await probe.aclose()
         own_redis.kill()
         own_redis.wait()
+
+
+async def test_the_shares_of_two_processes_add_up_and_a_silent_one_expires(
+    redis_url: str,  # noqa: F811
+) -> None:
+    """Item 1: what two processes know of a match adds up on both; the share of one that stops
+    renewing (it died) drops out by itself, and a process that closes withdraws its share."""
+    hub = MemoryHub()
+    match_id = f"test-{uuid.uuid4().hex}"
+    here = Presence(redis_url=redis_url, owner=f"test-{uuid.uuid4().hex}", ttl=1.0)
+    there = Presence(redis_url=redis_url, owner=f"test-{uuid.uuid4().hex}", ttl=1.0)
+    try:
+        here.connect(match_id, "ada")
+        here.connect(match_id, None)
+        await here.announce(hub, match_id)
+        for _ in range(2):
+            there.connect(match_id, None)
+        there.connect(match_id, "bob")
+        await there.announce(hub, match_id)
+        both = Seen(frozenset({"ada", "bob"}), 3)
+        assert await here.look(match_id) == both
+        assert await there.look(match_id) == both
+        assert (await here.look_many([match_id, match_id]))[match_id] == both
+
+        # `there` stops renewing: within its ttl `here` sees Ada and her spectator only.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+        while await here.look(match_id) != Seen(frozenset({"ada"}), 1):
+            assert loop.time() < deadline, "a silent process's share never expired"
+            await here.beat()  # `here` goes on renewing its own share meanwhile
+            await asyncio.sleep(0.1)
+
+        await here.close()
+        assert await there.look(match_id) == Seen(frozenset({"bob"}), 2)
+    finally:
+        await there.close()
+
+
+async def test_presence_with_redis_unreachable_is_this_process_s_own() -> None:
+    """Item 1, Redis unreachable: joins, reads and heartbeats answer from this process's
+    sockets, without an error."""
+    hub = MemoryHub()
+    presence = Presence(redis_url=f"redis://127.0.0.1:{free_port()}/0", owner="alone", ttl=1.0)
+    try:
+        presence.connect("m", "ada")
+        presence.connect("m", None)
+        await presence.announce(hub, "m")
+        await presence.beat()
+        assert await presence.look("m") == Seen(frozenset({"ada"}), 1)
+        assert await presence.look_many(["m", "n"]) == {
+            "m": Seen(frozenset({"ada"}), 1),
+            "n": Seen(frozenset(), 0),
+        }
+    finally:
+        await presence.close()
