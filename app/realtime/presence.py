@@ -372,7 +372,8 @@ class Presence:
         found = await self._shared.write(shares)
         if found is None:
             return
-        self._written = {m for m, share in shares.items() if share}
+        self._written |= {m for m, share in shares.items() if share}
+        self._written -= {m for m, share in shares.items() if not share}
         for match_id, room in list(self._rooms.items()):
             fresh = self._seen(match_id, found.get(match_id))
             if room.seen is not None and fresh != room.seen:

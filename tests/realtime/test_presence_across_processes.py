@@ -336,3 +336,38 @@ async def test_presence_with_redis_unreachable_is_this_process_s_own() -> None:
         }
     finally:
         await presence.close()
+
+
+async def test_your_turn_follows_a_stand_in_made_on_another_process(
+    database_url: str,
+    redis_url: str,  # noqa: F811
+) -> None:
+    """Item 1, "your turn" notifications: a computer standing in for Cyd, arranged through one
+    process, takes her match off her "your turn" list on another process that already holds
+    the match (it has no socket on the match to hear of the stand-in)."""
+    # The computer stays its hand for the length of the test: Cyd's seat stays to move.
+    settings = {**SHARED, "away_after_seconds": 1, "bot_think_seconds": 600.0}
+    first = LiveServer(database_url, redis_url=redis_url, **settings).start()
+    second = LiveServer(database_url, redis_url=redis_url, migrate_on_start=False, **settings)
+    second.start()
+    try:
+        async with (
+            httpx.AsyncClient(base_url=first.url, timeout=30) as one,
+            httpx.AsyncClient(base_url=second.url, timeout=30) as other,
+        ):
+            ada, bob, cyd = await guests(one, "Ada", "Bob", "Cyd")
+            match_id = await started_match(one, [ada, bob, cyd])
+
+            async def cyd_waits() -> bool:
+                turns = await other.get("/api/players/me/turns", headers=cyd.auth)
+                assert turns.status_code == 200, turns.text
+                return match_id in [t["match_id"] for t in turns.json()["turns"]]
+
+            assert await cyd_waits()  # C64 set-up asks every seat at once; `second` loads it
+            await _until_rest(first.url, match_id, lambda s: s["seats"][2]["away_since"])
+            taken = await ada.post(f"/api/matches/{match_id}/seats/2/stand-in", {})
+            assert taken.status_code == 200, taken.text
+            assert not await cyd_waits()
+    finally:
+        second.stop()
+        first.stop()
