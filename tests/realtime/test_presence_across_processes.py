@@ -150,7 +150,7 @@ async def test_a_killed_process_drops_its_players_and_a_survivor_tells_the_absen
     show her offline within seconds, then away, announced exactly once, by a survivor; the
     summaries on every survivor agree."""
     # Away well after a dead process's share expires: offline first, away later.
-    settings = {**SHARED, "away_after_seconds": 6}
+    settings = {**SHARED, "away_after_seconds": 12}
     first = LiveServer(database_url, redis_url=redis_url, **settings).start()
     second = LiveServer(database_url, redis_url=redis_url, migrate_on_start=False, **settings)
     second.start()
