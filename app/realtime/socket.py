@@ -236,8 +236,9 @@ class MatchConnection:
                 if context.absence is not None:
                     await context.absence.seen(self.match_id, self.player_id)
                 await context.presence.announce(context.hub, self.match_id)
-                await self._greet()
-                await self._take_seat_back()
+                stood_in = await self._greet()
+                if stood_in:
+                    await self._take_seat_back()
                 context.presence.enter(
                     self.match_id,
                     self.send_text,
@@ -336,11 +337,6 @@ class MatchConnection:
         hears it, and she hears what the computer did meanwhile."""
         if self.player_id is None:
             return
-        live = self.context.runtime.cached_match(self.match_id)
-        if live is not None and (
-            live.status != "active" or live.seat_of(self.player_id) not in live.stand_ins
-        ):
-            return  # nobody stands in for her (this process hears of every stand-in)
         async with self.context.sessions() as session:
             back = await computers.come_back(
                 session, match_id=self.match_id, player_id=self.player_id,
@@ -362,10 +358,18 @@ class MatchConnection:
         with contextlib.suppress(Exception):
             await self.writer.wait_idle(1.0)
 
-    async def _greet(self) -> None:
+    async def _greet(self) -> bool:
+        """Snapshot or lobby, then the chat history. True when, as the match's row says, a
+        computer stands in for this player (the row, not this process's copy of the match:
+        the stand-in may have been made through another process that this one never heard)."""
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             self.seated = chat_channels.is_seated(match, self.player_id)
+            stood_in = (
+                match.status == "active"
+                and self.player_id in match.seats
+                and str(match.seats.index(self.player_id)) in (match.stand_ins or {})
+            )
             chat = await chat_channels.history(
                 session, self.match_id, chat_channels.readable(seated=self.seated)
             )
@@ -378,6 +382,7 @@ class MatchConnection:
                 await self._send_lobby()
         for item in chat:
             self.send(chat_channels.frame_of(item))
+        return stood_in
 
     async def _receive_loop(self) -> None:
         handlers = {

@@ -342,9 +342,10 @@ async def test_your_turn_follows_a_stand_in_made_on_another_process(
     database_url: str,
     redis_url: str,  # noqa: F811
 ) -> None:
-    """Item 1, "your turn" notifications: a computer standing in for Cyd, arranged through one
-    process, takes her match off her "your turn" list on another process that already holds
-    the match (it has no socket on the match to hear of the stand-in)."""
+    """Item 1, "your turn" notifications and seat changes: a computer standing in for Cyd,
+    arranged through one process, takes her match off her "your turn" list on another process
+    that already holds the match (it has no socket on the match to hear of the stand-in); when
+    she comes back through that process, her seat is hers again."""
     # The computer stays its hand for the length of the test: Cyd's seat stays to move.
     settings = {**SHARED, "away_after_seconds": 1, "bot_think_seconds": 600.0}
     first = LiveServer(database_url, redis_url=redis_url, **settings).start()
@@ -368,6 +369,14 @@ async def test_your_turn_follows_a_stand_in_made_on_another_process(
             taken = await ada.post(f"/api/matches/{match_id}/seats/2/stand-in", {})
             assert taken.status_code == 200, taken.text
             assert not await cyd_waits()
+
+            # She comes back through the process that never heard of the stand-in: her seat
+            # is hers again, and her turn is on her list again.
+            async with Viewer(second.ws_url, match_id, cyd.token) as c:
+                welcome = await c.until_type("welcome_back", DEADLINE)
+                assert welcome["seat"] == 2
+                await _until_rest(second.url, match_id, lambda s: not s["seats"][2]["stand_in"])
+                assert await cyd_waits()
     finally:
         second.stop()
         first.stop()
