@@ -161,14 +161,21 @@ class _SharedCounts:
         self._write = self._redis.register_script(_WRITE)
         self._read = self._redis.register_script(_READ)
         self._down_until = 0.0
+        self._away = False  # Redis failed last time: said once per outage, not per call
 
     def _reachable(self) -> bool:
         return time.monotonic() >= self._down_until
 
     def _failed(self, what: str) -> None:
-        if self._reachable():
+        if not self._away:
             log.warning("presence: Redis unreachable (%s); this process's own sockets only", what)
+        self._away = True
         self._down_until = time.monotonic() + self.RETRY_AFTER
+
+    def _answered(self) -> None:
+        if self._away:
+            log.warning("presence: Redis answers again; presence is shared again")
+        self._away = False
 
     async def write(self, shares: dict[str, list[str]]) -> dict[str, list[str]] | None:
         """Sets this process's share of each match; every live member of each, or None when
@@ -193,6 +200,7 @@ class _SharedCounts:
         except Exception:
             self._failed("write")
             return None
+        self._answered()
         return found
 
     async def read(self, match_ids: list[str]) -> dict[str, list[str]] | None:
@@ -208,6 +216,7 @@ class _SharedCounts:
         except Exception:
             self._failed("read")
             return None
+        self._answered()
         return found
 
     async def close(self) -> None:
