@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         absence = Absence(
             context.sessions, context.presence, hub, away_after=settings.away_after_seconds,
             leases=presence_leases, sweep_every=settings.away_sweep_seconds,
+            database=settings.database_url,
         )
         context.absence = absence
         absence.start()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from app.services.computers import TURN_BASED_TIMERS, mark_seen
 log = logging.getLogger(__name__)
 
 SWEEP_LEASE = "absence"
+"""The sweeping lease's name, followed by the database's: one sweeper per database, even when
+several sites (or test runs) share a Redis."""
 LEASE_SWEEPS = 3
 """The sweeping lease lasts this many sweeps: a dead sweeper is replaced that fast."""
 LOOK_BACK_SWEEPS = 30
@@ -68,6 +71,7 @@ class Absence:
         away_after: float,
         leases: Leases | None = None,
         sweep_every: float = 1.0,
+        database: str = "",
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self._sessions = sessions
@@ -76,6 +80,8 @@ class Absence:
         self._away_after = away_after
         self._leases = leases or LocalLeases()
         self._sweep_every = sweep_every
+        digest = hashlib.sha256(database.encode()).hexdigest()[:16]  # no credentials in Redis
+        self._sweep_lease = f"{SWEEP_LEASE}:{digest}"
         self._clock = clock
         self._told: dict[Absent, None] = {}  # insertion-ordered: the oldest are dropped first
         self._tasks: list[asyncio.Task[None]] = []
@@ -94,7 +100,7 @@ class Absence:
                 await task
         self._tasks = []
         with contextlib.suppress(Exception):
-            await self._leases.release(SWEEP_LEASE)
+            await self._leases.release(self._sweep_lease)
 
     async def seen(self, match_id: str, player_id: str | None) -> None:
         if player_id is None:
@@ -167,7 +173,7 @@ class Absence:
     async def sweep(self) -> list[Absent]:
         """Tells each new absence once (if this process holds the sweeping lease); the ones
         it told."""
-        if not await self._leases.claim(SWEEP_LEASE, self._sweep_every * LEASE_SWEEPS):
+        if not await self._leases.claim(self._sweep_lease, self._sweep_every * LEASE_SWEEPS):
             return []
         candidates = [a for a in await self.absences() if a not in self._told]
         if not candidates:
