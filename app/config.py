@@ -97,6 +97,13 @@ class Settings(BaseSettings):
     presence_interval: float = Field(
         default=0.5, description="at least this many seconds between two presence frames"
     )
+    # Presence across processes (REDIS_URL set): each process's share expires this long after
+    # its last heartbeat (one every third of it), so a dead process's players show offline
+    # within that many seconds.
+    presence_ttl_seconds: float = Field(
+        default=9.0, ge=0.3, le=3600,
+        description="seconds a process's share of presence outlives its last heartbeat",
+    )
     ws_compression: Literal["message", "context", "off"] = Field(
         default="message",
         description="permessage-deflate: 'message' compresses each frame on its own and keeps "
@@ -115,6 +122,12 @@ class Settings(BaseSettings):
     # Computer players and absent friends (docs/bots.md, docs/protocol.md).
     away_after_seconds: int = Field(
         default=60, ge=1, description="seconds with no socket before a seated player is away"
+    )
+    # One process at a time (a lease) sweeps for players whose grace period just ended and
+    # tells their matches' pages, once each.
+    away_sweep_seconds: float = Field(
+        default=1.0, gt=0, le=60,
+        description="seconds between two sweeps for absences to announce",
     )
     claim_win_after_seconds: int = Field(
         default=120, ge=0,

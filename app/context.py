@@ -57,12 +57,17 @@ class AppContext:
         while len(self.replay_cache) > self.replay_cache_size:
             self.replay_cache.popitem(last=False)
 
-    async def seat_facts(self, session: AsyncSession, match: Match) -> SeatFacts:
-        """Computers, stand-ins and absences of a match's seats, as summaries show them."""
+    async def seat_facts(
+        self, session: AsyncSession, match: Match, *, online: frozenset[str] | None = None
+    ) -> SeatFacts:
+        """Computers, stand-ins and absences of a match's seats, as summaries show them.
+        `online`: who has a socket open on it on any process, when the caller has read it."""
+        if online is None:
+            online = (await self.presence.look(match.id)).online
         return await computers.seat_facts(
             session,
             match,
-            online=self.presence.online(match.id),
+            online=set(online),
             away_after=self.settings.away_after_seconds,
             claim_after=self.settings.claim_win_after_seconds,
         )

@@ -104,20 +104,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 {"kind": "version", "version": version, "accepted": accepted},
             )
 
+        # Who owns each clock and piece of background work (one process at a time): the
+        # keepers, the lobby sweeper and the away sweeper.
+        leases = make_leases(settings.redis_url, this_process)
         app.state.context = AppContext(
             settings=settings,
             engine=engine,
             sessions=make_sessionmaker(engine),
             hub=hub,
             runtime=MatchRuntime(engine, announce, max_live=settings.live_matches),
-            presence=Presence(),
+            presence=Presence(
+                redis_url=settings.redis_url, owner=this_process, ttl=settings.presence_ttl_seconds
+            ),
             drain=Drain(settings.drain_seconds),
         )
+        app.state.context.presence.start()
         # SIGTERM drains first (app/drain.py), then reaches the server's own handler.
         restore_signals = app.state.context.drain.install_signal_handlers()
         app.state.readiness = Readiness(engine, settings.redis_url, app.state.context.drain)
-        # Who owns each clock and piece of background work (one process at a time).
-        leases = make_leases(settings.redis_url, this_process)
         sweeper = LobbySweeper(
             app.state.context.sessions,
             app.state.context.notify,
@@ -156,7 +160,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # A stopping process hands its matches over as soon as its sockets are closed.
         context.drain.hooks.append(keepers.release_all)
         absence = Absence(
-            context.sessions, context.presence, hub, away_after=settings.away_after_seconds
+            context.sessions, context.presence, hub, away_after=settings.away_after_seconds,
+            leases=leases, sweep_every=settings.away_sweep_seconds,
+            database=settings.database_url,
         )
         context.absence = absence
         absence.start()
@@ -178,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await absence.close()
             # The keepers give their matches up first: the others take them over at once.
             await keepers.close()
+            await context.presence.close()
             await computer_turns.close()
             await sweeper.close()
             await leases.close()

@@ -105,8 +105,9 @@ router.routes.append(WebSocketRoute("/api/matches/{match_id}/ws", match_socket))
 async def presence_frame(context: AppContext, match_id: str) -> str:
     """The presence frame of a match as this process sees it, once for all its connections;
     with each seat's computer player, stand-in and absence (read from the database, which
-    every process shares)."""
-    online = context.presence.online(match_id)
+    every process shares). Presence is read across processes (`Presence.look`)."""
+    seen = await context.presence.look(match_id)
+    online = seen.online
     live = await context.runtime.get(match_id)
     if live is not None and (
         live.status != "active"
@@ -119,14 +120,11 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
              "stand_in": live.stand_ins.get(i), "away_since": None}
             for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
         ]
-        return _dump(
-            {"type": "presence", "seats": seats,
-             "spectators": context.presence.spectators(match_id)}
-        )
+        return _dump({"type": "presence", "seats": seats, "spectators": seen.spectators})
     async with context.sessions() as session:
         match = await lobby.get_match(session, match_id=match_id)
         names = await lobby.player_names(session, [match])
-        facts = await context.seat_facts(session, match)
+        facts = await context.seat_facts(session, match, online=online)
     if live is not None:
         seats = [
             {"seat": i, "name": n, "online": p in online}
@@ -139,9 +137,7 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
         ]
     if len(seats) == len(match.seats):
         computers.describe_seats({"seats": seats}, match, facts)
-    return _dump(
-        {"type": "presence", "seats": seats, "spectators": context.presence.spectators(match_id)}
-    )
+    return _dump({"type": "presence", "seats": seats, "spectators": seen.spectators})
 
 
 class MatchConnection:
@@ -282,8 +278,9 @@ class MatchConnection:
                 if context.absence is not None:
                     await context.absence.seen(self.match_id, self.player_id)
                 await context.presence.announce(context.hub, self.match_id)
-                await self._greet()
-                await self._take_seat_back()
+                stood_in = await self._greet()
+                if stood_in:
+                    await self._take_seat_back()
                 context.presence.enter(
                     self.match_id,
                     self.send_text,
@@ -305,8 +302,8 @@ class MatchConnection:
                 context.presence.leave(self.match_id, self.send_text)
                 context.presence.disconnect(self.match_id, self.player_id)
                 await context.presence.announce(context.hub, self.match_id)
-                if context.absence is not None and self.player_id not in context.presence.online(
-                    self.match_id
+                if context.absence is not None and self.player_id not in (
+                    context.presence.online_here(self.match_id)
                 ):
                     await context.absence.left(self.match_id, self.player_id)
 
@@ -384,11 +381,6 @@ class MatchConnection:
         hears it, and she hears what the computer did meanwhile."""
         if self.player_id is None:
             return
-        live = self.context.runtime.cached_match(self.match_id)
-        if live is not None and (
-            live.status != "active" or live.seat_of(self.player_id) not in live.stand_ins
-        ):
-            return  # nobody stands in for her (this process hears of every stand-in)
         async with self.context.sessions() as session:
             back = await computers.come_back(
                 session, match_id=self.match_id, player_id=self.player_id,
@@ -410,10 +402,18 @@ class MatchConnection:
         with contextlib.suppress(Exception):
             await self.writer.wait_idle(1.0)
 
-    async def _greet(self) -> None:
+    async def _greet(self) -> bool:
+        """Snapshot or lobby, then the chat history. True when, as the match's row says, a
+        computer stands in for this player (the row, not this process's copy of the match:
+        the stand-in may have been made through another process that this one never heard)."""
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             self.seated = chat_channels.is_seated(match, self.player_id)
+            stood_in = (
+                match.status == "active"
+                and self.player_id in match.seats
+                and str(match.seats.index(self.player_id)) in (match.stand_ins or {})
+            )
             chat = await chat_channels.history(
                 session, self.match_id, chat_channels.readable(seated=self.seated)
             )
@@ -426,6 +426,7 @@ class MatchConnection:
                 await self._send_lobby()
         for item in chat:
             self.send(chat_channels.frame_of(item))
+        return stood_in
 
     async def _receive_loop(self) -> None:
         handlers = {
@@ -598,14 +599,14 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=self.match_id)
             names = await lobby.player_names(session, [match])
-            facts = await self.context.seat_facts(session, match)
+            online = (await self.context.presence.look(self.match_id)).online
+            facts = await self.context.seat_facts(session, match, online=online)
         if not lobby.may_watch(match, player_id=self.player_id, watch=self.watch):
             # The match was made private: only its players and watch-link holders stay.
             self.error("forbidden", "This match is now private: ask a player for the watch link.")
             self.hang_up(CLOSE_FORBIDDEN, "match made private")
             return
-        online = self.context.presence.online(self.match_id)
-        summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
+        summary = lobby.summary(match, names=names, online=set(online), viewer=self.player_id)
         computers.describe_seats(summary, match, facts)
         message: dict[str, Any] = {"type": "lobby", "match": summary}
         if just_ended:  # said beside the summary too, for clients that read only messages
@@ -671,9 +672,9 @@ class MatchConnection:
         async with self.context.sessions() as session:
             match = await lobby.get_match(session, match_id=match_id)
             names = await lobby.player_names(session, [match])
-            facts = await self.context.seat_facts(session, match)
-        online = self.context.presence.online(match_id)
-        summary = lobby.summary(match, names=names, online=online, viewer=self.player_id)
+            online = (await self.context.presence.look(match_id)).online
+            facts = await self.context.seat_facts(session, match, online=online)
+        summary = lobby.summary(match, names=names, online=set(online), viewer=self.player_id)
         computers.describe_seats(summary, match, facts)
         self.send({"type": "rematch", "match": summary})
 

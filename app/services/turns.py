@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, MatchSeat, Move
 from app.engine.registry import get_game
-from app.engine.runtime import MatchRuntime
+from app.engine.runtime import MatchRuntime, stand_ins_of
 from app.services.matches import as_utc, player_names
 
 MAX_ACTIVE_MATCHES = 100
@@ -70,7 +70,10 @@ async def waiting_for(session: AsyncSession, runtime: MatchRuntime, player_id: s
         if (
             seat is None
             or live.status != "active"
-            or seat in live.computers()
+            or seat in live.bots
+            # Stand-ins from the row just read, not the cached match: another process may
+            # have made or ended one, and only this process's match sockets hear of it.
+            or seat in stand_ins_of(match.stand_ins)
             or seat not in live.game.active_seats(live.state)
         ):
             continue

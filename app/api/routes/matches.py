@@ -75,15 +75,16 @@ async def summary_for(
         if live is not None:
             view = live.viewer_state(live.version, live.seat_of(player_id))
             match.version, match.status = live.version, live.status
+    online = (await context.presence.look(match.id)).online  # on every process
     data = lobby.summary(
         match,
         names=names,
-        online=context.presence.online(match.id),
+        online=set(online),
         view=view,
         viewer=player_id,
         activity=(await _activity(context, session, [match]))[match.id],
     )
-    computers.describe_seats(data, match, await context.seat_facts(session, match))
+    computers.describe_seats(data, match, await context.seat_facts(session, match, online=online))
     return data
 
 
@@ -167,10 +168,11 @@ async def list_matches(
         away_after=context.settings.away_after_seconds,
         claim_after=context.settings.claim_win_after_seconds,
     )
+    seen = await context.presence.look_many(m.id for m in found)  # one round trip
     summaries = []
     for m in found:
         one = lobby.summary(
-            m, names=names, online=context.presence.online(m.id), activity=activity[m.id]
+            m, names=names, online=set(seen[m.id].online), activity=activity[m.id]
         )
         computers.describe_seats(one, m, facts)
         summaries.append(one)
