@@ -175,8 +175,8 @@ async def test_sockets_and_rest_through_haproxy_without_stickiness_and_a_drain_m
 
             # The first server drains: its socket goes, and comes back through HAProxy.
             context = first.server.config.app.state.context
-            on_first = a if ada.id in context.presence.online(match_id) else b
-            assert (bob if on_first is a else ada).id not in context.presence.online(match_id)
+            on_first = a if ada.id in context.presence.online_here(match_id) else b
+            assert (bob if on_first is a else ada).id not in context.presence.online_here(match_id)
             loop = first.server.servers[0].get_loop()
             drained = asyncio.run_coroutine_threadsafe(context.drain.run(), loop)
             with pytest.raises(websockets.ConnectionClosed):
