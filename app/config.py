@@ -24,6 +24,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     database_url: str = "sqlite+aiosqlite:///./arcade.db"
+    # PostgreSQL connections one process keeps, and how many more it may open at a peak:
+    # with N processes, N x (pool + overflow) must stay under the server's max_connections.
+    db_pool_size: int = Field(default=20, ge=1, le=500)
+    db_max_overflow: int = Field(default=10, ge=0, le=500)
     redis_url: str | None = None
     host: str = "127.0.0.1"
     port: int = 8000

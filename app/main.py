@@ -92,7 +92,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         old_generation.configure(every=settings.gc_after_closed_sockets, min_interval=1.0)
         if settings.migrate_on_start:
             await asyncio.to_thread(upgrade_to_head, settings.database_url)
-        engine = make_engine(settings.database_url)
+        engine = make_engine(
+            settings.database_url,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+        )
         # One id for this process wherever Redis sees it (hub notices, leases, presence).
         this_process = process_id()
         hub = make_hub(settings.redis_url, this_process)
@@ -167,7 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         context.absence = absence
         absence.start()
         notifier = PushNotifier(
-            context.sessions, await load_vapid_key(context.sessions, settings), settings
+            context.sessions, await load_vapid_key(context.sessions, settings), settings, hub
         )
         context.push = notifier
         context.runtime.after_move.append(notifier.after_move)

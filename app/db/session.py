@@ -19,7 +19,9 @@ def json_text(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, *, pool_size: int = 20, max_overflow: int = 10) -> AsyncEngine:
+    """`pool_size` + `max_overflow` is how many PostgreSQL connections this process may
+    open: every replica's share must fit under the server's max_connections."""
     if url.startswith("sqlite"):
         engine = create_async_engine(
             url, connect_args={"timeout": 30}, json_serializer=json_text
@@ -36,7 +38,11 @@ def make_engine(url: str) -> AsyncEngine:
 
         return engine
     return create_async_engine(
-        url, pool_size=20, max_overflow=10, pool_pre_ping=False, json_serializer=json_text
+        url,
+        pool_size=pool_size,
+        max_overflow=max_overflow,
+        pool_pre_ping=False,
+        json_serializer=json_text,
     )
 
 

@@ -128,6 +128,9 @@ class RedisHub(_LocalFanout):
     ORIGIN = "origin"
     """The key of a message naming the process that published it."""
     SOCKET_TIMEOUT = 1.0  # seconds a Redis call may take before Redis counts as away
+    CONNECTIONS = 32
+    """Connections to Redis per process (the listener's one among them): publishes beyond
+    that many in flight wait for one to be free."""
     RETRY_AFTER = 1.0  # seconds during which publishes skip Redis after a failure
     BACKOFF_MIN = 0.1  # seconds before the listener's first reconnection attempt
     BACKOFF_MAX = 5.0  # the longest wait between reconnection attempts
@@ -143,14 +146,20 @@ class RedisHub(_LocalFanout):
         from redis.exceptions import ConnectionError as RedisConnectionError
 
         self.origin = origin or process_id()
-        self._redis = redis.from_url(
+        # A bounded pool that makes a publish wait for a free connection (at most
+        # SOCKET_TIMEOUT): the default pool raises "Too many connections" at 100 publishes in
+        # flight, which under load would look like an outage and set off resyncs.
+        pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=self.CONNECTIONS,
+            timeout=self.SOCKET_TIMEOUT,
             socket_timeout=self.SOCKET_TIMEOUT,
             socket_connect_timeout=self.SOCKET_TIMEOUT,
             # Once, at once, on a broken connection: the pooled one Redis closed when it
             # restarted. Never on a timeout, which would make a move wait twice as long.
             retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
         )
+        self._redis = redis.Redis.from_pool(pool)
         self._task: asyncio.Task[None] | None = None
         self._down_until = 0.0  # monotonic time before which publishes skip Redis
         self._publish_failed = False  # logged once per outage

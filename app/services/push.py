@@ -17,6 +17,7 @@ import binascii
 import contextlib
 import json
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -34,6 +35,7 @@ from app.db.models import Match, PushKey, PushSubscription
 from app.engine.contract import Outcome, State
 from app.engine.runtime import LiveMatch
 from app.errors import ArcadeError
+from app.realtime.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -353,15 +355,29 @@ def send_push(
     return int(getattr(response, "status_code", 0))
 
 
+SUBSCRIBERS_CHANNEL = "push:subscribers"
+"""Hub channel on which a process says a player has just subscribed (every process then
+pushes to her), and on which a `resync` makes each process read the list again."""
+SUBSCRIBERS_REFRESH = 60.0
+"""Seconds between re-readings of who has a subscription (drops those who have none left)."""
+DROPS_LOGGED_EVERY = 60.0  # seconds: a full queue is logged once in this time, with a count
+
+
 class PushNotifier:
     """MatchRuntime.after_move's notifier: notices go into a bounded queue (dropped, and
-    logged, when it is full), a few workers send them off the event loop."""
+    logged, when it is full), a few workers send them off the event loop.
+
+    Only notices to players with a subscription are queued: the notifier knows who has one
+    (read at start and every SUBSCRIBERS_REFRESH, and told at once by every process when a
+    player subscribes), so the moves of people who never asked for pushes cost nothing here.
+    """
 
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
         key: VapidKey,
         settings: Settings,
+        hub: Hub | None = None,
     ) -> None:
         self.sessions = sessions
         self.key = key
@@ -369,10 +385,52 @@ class PushNotifier:
         self.timeout = settings.push_timeout
         self.workers = settings.push_workers
         self.queue: asyncio.Queue[Notice] = asyncio.Queue(maxsize=settings.push_queue)
+        self.hub = hub
+        self.subscribers: set[str] | None = None
+        """Players with a subscription; None until read (then every notice is queued)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._dropped = 0
+        self._dropped_told_at = float("-inf")
 
     def start(self) -> None:
         self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+        self._tasks.append(asyncio.create_task(self._follow_subscribers()))
+
+    async def subscribed(self, player_id: str) -> None:
+        """She has just subscribed here: every process pushes to her from now on."""
+        if self.subscribers is not None:
+            self.subscribers.add(player_id)
+        if self.hub is not None:
+            await self.hub.publish(SUBSCRIBERS_CHANNEL, {"kind": "subscribed", "player": player_id})
+
+    async def _read_subscribers(self) -> None:
+        try:
+            async with self.sessions() as session:
+                ids = await session.scalars(select(PushSubscription.player_id).distinct())
+                self.subscribers = set(ids)
+        except Exception:
+            log.exception("could not read who has push subscriptions")
+
+    async def _follow_subscribers(self) -> None:
+        if self.hub is None:
+            while True:
+                await self._read_subscribers()
+                await asyncio.sleep(SUBSCRIBERS_REFRESH)
+        loop = asyncio.get_running_loop()
+        async with self.hub.subscribe(SUBSCRIBERS_CHANNEL) as inbox:
+            await self._read_subscribers()  # after subscribing: no "subscribed" falls between
+            read_at = loop.time()
+            while True:
+                wait = read_at + SUBSCRIBERS_REFRESH - loop.time()
+                try:
+                    told = await asyncio.wait_for(inbox.get(), timeout=max(0.0, wait))
+                except TimeoutError:
+                    told = {"kind": "resync"}
+                if told.get("kind") == "subscribed" and self.subscribers is not None:
+                    self.subscribers.add(str(told.get("player")))
+                elif told.get("kind") != "subscribed":
+                    await self._read_subscribers()
+                    read_at = loop.time()
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -390,12 +448,19 @@ class PushNotifier:
         self.tell(notices_after_move(live, seat, before, after, outcome))
 
     def tell(self, notices: list[Notice]) -> None:
-        """Queues notices for the workers; when the queue is full they are dropped (and logged)."""
+        """Queues the notices to players with a subscription for the workers; when the queue
+        is full they are dropped (logged once a minute at most, with how many)."""
         for notice in notices:
+            if self.subscribers is not None and notice.player_id not in self.subscribers:
+                continue
             try:
                 self.queue.put_nowait(notice)
             except asyncio.QueueFull:
-                log.warning("push queue full: a notice for match %s was dropped", notice.match_id)
+                self._dropped += 1
+                now = time.monotonic()
+                if now - self._dropped_told_at >= DROPS_LOGGED_EVERY:
+                    log.warning("push queue full: %d notices dropped", self._dropped)
+                    self._dropped, self._dropped_told_at = 0, now
 
     def invited(self, match_id: str, game_title: str, host: str, player_ids: list[str]) -> None:
         """"<host> invited you" to each friend invited to the lobby `match_id`."""

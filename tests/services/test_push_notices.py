@@ -68,3 +68,16 @@ async def test_lessons_send_nothing_and_a_full_queue_drops(
     notifier.after_move(live, 0, before, after, outcome)  # two notices, room for one
     assert notifier.queue.qsize() == 1
     assert "push queue full" in caplog.text
+
+
+async def test_only_notices_to_players_with_a_subscription_are_queued() -> None:
+    """A move of people who never asked for pushes costs no delivery (no database query)."""
+    notifier = PushNotifier(None, VapidKey.from_private(new_private_key()), Settings())  # type: ignore[arg-type]
+    live = _match()
+    before, after, outcome = _move(live, 0, {"type": "finish"})
+    notifier.subscribers = {"p1"}
+    notifier.after_move(live, 0, before, after, outcome)
+    assert [notifier.queue.get_nowait().player_id] == ["p1"] and notifier.queue.empty()
+    await notifier.subscribed("p0")  # she subscribed here just now
+    notifier.after_move(live, 0, before, after, outcome)
+    assert notifier.queue.qsize() == 2

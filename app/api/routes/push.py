@@ -51,6 +51,8 @@ async def subscribe(
         allow_local=context.settings.push_allow_local_endpoints,
     )
     await push.subscribe(session, player.id, body.endpoint, body.keys.p256dh, body.keys.auth)
+    if context.push is not None:
+        await context.push.subscribed(player.id)
     return Response(status_code=status.HTTP_201_CREATED)
 
 
