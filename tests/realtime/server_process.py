@@ -72,7 +72,19 @@ class ServerProcess:
                     return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
 
+    def kill(self) -> None:
+        """SIGKILL, as the kernel's OOM killer or a pulled plug: no shutdown code runs, its
+        sockets drop without a close frame and its leases stay in Redis until they expire."""
+        self.process.kill()
+        self.process.wait()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def stop(self) -> None:
+        if not self.alive:
+            return
         self.process.terminate()
         try:
             self.process.wait(15)
