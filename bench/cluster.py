@@ -221,7 +221,9 @@ def measure_level(
         database.drop()
     latencies = [x * 1000 for x in stats.latencies]
     elapsed = stats.elapsed or float("nan")
+    servers_cpu = stats.server_cpu.get("servers") or 0.0
     return {
+        "us/move": servers_cpu / stats.moves * 1e6 if stats.moves else float("nan"),
         "processes": processes,
         "moves/s": stats.moves / elapsed,
         "p50": percentile(latencies, 0.50),
@@ -229,7 +231,7 @@ def measure_level(
         "errors": stats.errors,
         "gaps": stats.version_errors,
         "finished": stats.matches_finished,
-        "servers": (stats.server_cpu.get("servers") or 0.0) / elapsed,
+        "servers": servers_cpu / elapsed,
         "database": (stats.server_cpu.get("database") or 0.0) / elapsed,
         "generator": stats.generator_cpu / elapsed,
     }
@@ -399,7 +401,8 @@ def main() -> None:
     print(f"CPUs: {cpus()}; 1-minute load average {os.getloadavg()[0]:.1f}", flush=True)
     print(
         f"M = {args.matches} C64 Maze matches, closed loop, {args.seconds:.0f} s measured after "
-        f"{args.warmup:.0f} s warm-up; CPU columns in cores busy (CPU seconds per second)",
+        f"{args.warmup:.0f} s warm-up; us/move: the server processes' CPU per move; servers, "
+        "postgres, generator: cores busy (CPU seconds per second)",
         flush=True,
     )
     header = (
@@ -410,18 +413,19 @@ def main() -> None:
         "errors",
         "gaps",
         "finished",
+        "us/move",
         "servers",
         "postgres",
         "generator",
     )
-    widths = (5, 9, 8, 8, 7, 5, 9, 8, 9, 10)
+    widths = (5, 9, 8, 8, 7, 5, 9, 8, 8, 9, 10)
     print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)), flush=True)
     with open(args.log, "ab") as log:
         for processes in args.processes:
             row = measure_level(pg, args.redis_url, processes, args, log)
             print(
                 f"{processes:>5} {row['moves/s']:>9.0f} {row['p50']:>8.1f} {row['p99']:>8.1f} "
-                f"{row['errors']:>7} {row['gaps']:>5} {row['finished']:>9} "
+                f"{row['errors']:>7} {row['gaps']:>5} {row['finished']:>9} {row['us/move']:>8.0f} "
                 f"{row['servers']:>8.2f} {row['database']:>9.2f} {row['generator']:>10.2f}",
                 flush=True,
             )

@@ -212,6 +212,14 @@ async def play_one(players: list[Page], pages: list[Page]) -> None:
         await page.catch_up(version)
 
 
+async def until_state(page: Page, done: Any, timeout: float) -> None:
+    """Reads frames until the page's state satisfies `done` (perhaps at once)."""
+    deadline = time.monotonic() + timeout
+    while page.state is None or not done(page.state):
+        assert time.monotonic() < deadline, f"{page.name} waited in vain"
+        await page.recv(max(0.1, deadline - time.monotonic()))
+
+
 async def presence_agrees(pages: list[Page], seats: set[int]) -> None:
     """Every page's latest presence frame shows exactly `seats` online."""
     for page in pages:
@@ -329,14 +337,9 @@ async def test_a_match_plays_to_its_end_through_the_loss_of_a_process(
         watching = asyncio.create_task(watch_owners(store, key, owners))
         try:
             # Nobody answers: every page waits for the server to answer for the silent seats.
+            wait = deadline_ms / 1000 - time.time() + TAKEOVER_SECONDS + FRAME_WAIT
             for page in pages:
-                wait = deadline_ms / 1000 - time.time() + TAKEOVER_SECONDS + FRAME_WAIT
-                await page.until(
-                    lambda _f, page=page: (
-                        page.state is not None and page.state["deadline"] != deadline_ms
-                    ),
-                    max(FRAME_WAIT, wait),
-                )
+                await until_state(page, lambda state: state["deadline"] != deadline_ms, wait)
             await victim.until_acked(in_flight)
         finally:
             watching.cancel()
@@ -356,7 +359,8 @@ async def test_a_match_plays_to_its_end_through_the_loss_of_a_process(
         assert watcher.state["status"] == "finished"
         for page in pages:
             await page.catch_up(final)
-            assert page.state == watcher.state or page.state["you"] is not None
+            assert page.state is not None and page.version == final
+            assert page.state["outcome"] == watcher.state["outcome"]
 
         survivor = cluster.servers[cluster.next_alive(keeper)]
         async with httpx.AsyncClient(base_url=survivor.url, timeout=30) as client:
