@@ -216,8 +216,10 @@ async def until_state(page: Page, done: Any, timeout: float) -> None:
     """Reads frames until the page's state satisfies `done` (perhaps at once)."""
     deadline = time.monotonic() + timeout
     while page.state is None or not done(page.state):
-        assert time.monotonic() < deadline, f"{page.name} waited in vain"
-        await page.recv(max(0.1, deadline - time.monotonic()))
+        try:
+            await page.recv(max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            pytest.fail(f"{page.name}'s page waited in vain at version {page.version}")
 
 
 async def presence_agrees(pages: list[Page], seats: set[int]) -> None:
@@ -225,8 +227,13 @@ async def presence_agrees(pages: list[Page], seats: set[int]) -> None:
     for page in pages:
         deadline = time.monotonic() + FRAME_WAIT
         while page.online() != seats:
-            assert time.monotonic() < deadline, (page.name, page.presence)
-            await page.recv(max(0.1, deadline - time.monotonic()))
+            try:
+                await page.recv(max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                pytest.fail(
+                    f"{page.name}'s page (process {page.home}) shows seats {page.online()} "
+                    f"online, not {seats}: {page.presence}"
+                )
 
 
 async def chat_reaches_everyone(players: list[Page], watcher: Page, tag: str) -> None:
