@@ -71,6 +71,9 @@ LIFTED_LIMITS = {
 START_SECONDS = 60.0
 START_ATTEMPTS = 3
 RECONNECT_SECONDS = 30.0
+LOAD_WARMUP = 2.0
+FAILOVER_LOAD_SECONDS = 5.0
+"""Seconds of load measured around each failover trial (it lasts well under one)."""
 
 
 # --- the database and the processes ----------------------------------------------------------
@@ -349,8 +352,24 @@ async def failover_once(victim: Server, survivors: list[Server], rng: random.Ran
     }
 
 
+async def failover_beside_load(
+    victim: Server, survivors: list[Server], rng: random.Random, matches: int
+) -> dict[str, float]:
+    """One failover trial while `matches` closed-loop matches play on the survivors."""
+    if matches == 0:
+        return await failover_once(victim, survivors, rng)
+    load = asyncio.create_task(
+        run_level(ClusterServer(survivors), matches, FAILOVER_LOAD_SECONDS, LOAD_WARMUP, {})
+    )
+    await asyncio.sleep(LOAD_WARMUP)  # the trial starts once the load runs
+    try:
+        return await failover_once(victim, survivors, rng)
+    finally:
+        await load
+
+
 def measure_failovers(
-    pg: str, redis_url: str, processes: int, trials: int, log: IO[bytes]
+    pg: str, redis_url: str, processes: int, args: argparse.Namespace, log: IO[bytes]
 ) -> list[dict[str, float]]:
     database = Database(pg)
     servers: list[Server] = []
@@ -358,11 +377,13 @@ def measure_failovers(
     rng = random.Random(19)
     try:
         servers = start_servers(database, redis_url, processes, log)
-        for trial in range(trials):
+        for trial in range(args.failovers):
             index = trial % processes
             victim = servers[index]
             survivors = [s for s in servers if s is not victim]
-            results.append(asyncio.run(failover_once(victim, survivors, rng)))
+            results.append(
+                asyncio.run(failover_beside_load(victim, survivors, rng, args.failover_load))
+            )
             victim.stop()
             servers[index] = Server(database.url, redis_url, migrate=False, log=log)
     finally:
@@ -395,8 +416,18 @@ def main() -> None:
     parser.add_argument(
         "--failovers", type=int, default=3, help="kill -9 trials (0: none), on the most processes"
     )
+    parser.add_argument(
+        "--failover-load",
+        type=int,
+        default=None,
+        metavar="M",
+        help="closed-loop matches playing on the surviving processes during each failover "
+        "(default: --matches)",
+    )
     parser.add_argument("--log", default=os.devnull, help="where the server processes' output goes")
     args = parser.parse_args()
+    if args.failover_load is None:
+        args.failover_load = args.matches
     pg = args.postgres.rstrip("/")
     print(f"CPUs: {cpus()}; 1-minute load average {os.getloadavg()[0]:.1f}", flush=True)
     print(
@@ -431,9 +462,10 @@ def main() -> None:
             )
         if args.failovers:
             processes = max(2, max(args.processes))
-            results = measure_failovers(pg, args.redis_url, processes, args.failovers, log)
+            results = measure_failovers(pg, args.redis_url, processes, args, log)
             print(
-                f"failover, {processes} processes, {len(results)} trials (ms from kill -9 to ...):",
+                f"failover, {processes} processes, beside {args.failover_load} matches on the "
+                f"survivors, {len(results)} trials (ms from kill -9 to ...):",
                 flush=True,
             )
             for part in ("noticed", "snapshot", "acked"):
