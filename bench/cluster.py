@@ -9,12 +9,13 @@ checking versions and moving as soon as it may; with several processes the two p
 match are on different processes, so every move crosses Redis to reach the opponent. Latency
 runs from a move's submission to the opponent receiving its patch.
 
-Then the failover: a match whose player A is on one process and B on another; when A is to
-move, A's process is killed with SIGKILL. A notices the lost connection, connects to a live
-process, says hello, takes the snapshot and sends its move. The time printed runs from the
-kill to that move's ack (the next accepted move of the match), split into its parts. The
-browser adds its reconnect backoff (0.5 s, +-25 %, static/js/socket.js) before the connect;
-it is not included. The killed process is replaced by a new one before the next trial.
+Then the failover, beside the same closed-loop load on the processes that survive: a match
+whose player A is on one process and B on another; when A is to move, A's process is killed
+with SIGKILL. A notices the lost connection, connects to a live process, says hello, takes
+the snapshot and sends its move. The time printed runs from the kill to that move's ack (the
+next accepted move of the match), split into its parts. The browser adds its reconnect
+backoff (0.5 s, +-25 %, static/js/socket.js) before the connect; it is not included. The
+killed process is replaced by a new one before the next trial.
 
     .venv/bin/python bench/cluster.py                     # about 1.5 minutes
     .venv/bin/python bench/cluster.py --processes 1 2 3 4 --matches 50 --seconds 60 \\
