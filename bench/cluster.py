@@ -395,6 +395,31 @@ def measure_failovers(
 
 
 # --- the report ----------------------------------------------------------------------------
+POOL_PER_PROCESS = 30
+"""Connections one server process may open (app/db/session.py: pool_size 20 + overflow 10)."""
+
+
+def postgres_connections(pg: str, processes: int) -> str:
+    """PostgreSQL's connection limit against what N processes may open: past it a move's
+    commit is refused ("too many clients"), its mover gets server_error and, in this closed
+    loop, the match stalls; the figures then measure the limit, not the servers."""
+    limit, used = (
+        int(x)
+        for x in psql(
+            pg,
+            "SELECT current_setting('max_connections')::int",
+            "SELECT count(*) FROM pg_stat_activity",
+        ).split()
+    )
+    line = (
+        f"PostgreSQL max_connections {limit}, {used} in use; {processes} processes may open "
+        f"{processes * POOL_PER_PROCESS}"
+    )
+    if used + processes * POOL_PER_PROCESS > limit:
+        line += " (MORE than are left: moves may be refused)"
+    return line
+
+
 def cpus() -> str:
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     return f"os.cpu_count() {os.cpu_count()}, CPU affinity of this process {affinity}"
@@ -431,6 +456,7 @@ def main() -> None:
         args.failover_load = args.matches
     pg = args.postgres.rstrip("/")
     print(f"CPUs: {cpus()}; 1-minute load average {os.getloadavg()[0]:.1f}", flush=True)
+    print(postgres_connections(pg, max(args.processes)), flush=True)
     print(
         f"M = {args.matches} C64 Maze matches, closed loop, {args.seconds:.0f} s measured after "
         f"{args.warmup:.0f} s warm-up; us/move: the server processes' CPU per move; servers, "
