@@ -248,11 +248,14 @@ class OurServer:
                     move = rng.choice(state["legal_moves"])
                     book.sent(match, version + 1, index)
                     pending = True
+                    # The player's index is in the id: in C64 Maze's set-up both seats move
+                    # at once, and the same id from both would be answered to the second as
+                    # a resend of the first (its ack, its move never applied).
                     await ws.send(
                         orjson.dumps(
                             {
                                 "type": "move",
-                                "id": f"{match}-{version + 1}",
+                                "id": f"{match}-{index}-{version + 1}",
                                 "move": move,
                                 "version": version,
                             }
