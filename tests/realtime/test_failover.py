@@ -32,15 +32,13 @@ from tests.realtime.server_process import ServerProcess
 from tests.realtime.test_redis_hub import redis_url  # noqa: F401  (the fixture)
 
 PROCESSES = 3
-# Short leases so that a dead keeper's clock is taken over within a few seconds; presence
-# frames often, so the pages' checks do not wait long. Settings a process does not know are
-# ignored (they are environment variables).
+# Short keeper leases and sweeps (app/services/keepers.py) so that a dead keeper's clock is
+# taken over within a few seconds; presence frames often, so the pages' checks are quick.
 CLUSTER_SETTINGS: dict[str, object] = {
     **RELAXED_LIMITS,
     "presence_interval": 0.2,
     "keeper_lease_seconds": 2,
     "keeper_sweep_seconds": 0.5,
-    "bot_think_seconds": 0,
 }
 KEEPER_LEASE = "arcade:lease:keeper:{match_id}"
 KILL_AFTER_MOVES = 20
