@@ -176,6 +176,11 @@ class OurServer:
         if self.client is not None:
             await self.client.aclose()
 
+    def socket_url(self, match: str, index: int) -> str:
+        """Where player `index` of `match` opens its socket: the one server here;
+        bench/cluster.py puts the two players of a match on different processes."""
+        return self.ws_url
+
     async def prepare_lane(self, lane_id: int) -> list[Player]:
         assert self.client is not None
         return [
@@ -192,11 +197,11 @@ class OurServer:
     ) -> None:
         sockets = [
             await websockets.connect(
-                f"{self.ws_url}/api/matches/{match}/ws",
+                f"{self.socket_url(match, index)}/api/matches/{match}/ws",
                 max_size=2**22,
                 compression="deflate" if self.compression else None,
             )
-            for _ in lane
+            for index in range(len(lane))
         ]
         done = asyncio.Event()
         stats = book.stats
@@ -243,11 +248,14 @@ class OurServer:
                     move = rng.choice(state["legal_moves"])
                     book.sent(match, version + 1, index)
                     pending = True
+                    # The player's index is in the id: in C64 Maze's set-up both seats move
+                    # at once, and the same id from both would be answered to the second as
+                    # a resend of the first (its ack, its move never applied).
                     await ws.send(
                         orjson.dumps(
                             {
                                 "type": "move",
-                                "id": f"{match}-{version + 1}",
+                                "id": f"{match}-{index}-{version + 1}",
                                 "move": move,
                                 "version": version,
                             }

@@ -75,7 +75,41 @@ class ServerProcess:
                     return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
 
+    def tcp_ports(self) -> set[int]:
+        """The local ports of this process's TCP sockets (Linux /proc): with them a test tells
+        which of the connections a server (Redis, PostgreSQL) sees are this process's."""
+        inodes = set()
+        fds = f"/proc/{self.process.pid}/fd"
+        for fd in os.listdir(fds):
+            try:
+                target = os.readlink(f"{fds}/{fd}")
+            except OSError:
+                continue  # closed meanwhile
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+        ports = set()
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as rows:
+                next(rows)
+                for row in rows:
+                    fields = row.split()
+                    if fields[9] in inodes:
+                        ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+        return ports
+
+    def kill(self) -> None:
+        """SIGKILL, as the kernel's OOM killer or a pulled plug: no shutdown code runs, its
+        sockets drop without a close frame and its leases stay in Redis until they expire."""
+        self.process.kill()
+        self.process.wait()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def stop(self) -> None:
+        if not self.alive:
+            return
         self.process.terminate()
         try:
             self.process.wait(15)
