@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -18,6 +19,9 @@ import uvicorn
 
 from app.config import Settings, to_async_url
 from app.main import create_app
+
+if TYPE_CHECKING:
+    from tests.realtime.redis_server import OwnRedis
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 # The suite makes guests, tables and moves from 127.0.0.1 far faster than people do: its
@@ -95,6 +99,29 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url
     finally:
         drop_postgres_database(name)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL database alone, for a test that needs PostgreSQL itself (row locks,
+    several server processes on one database); dropped afterwards."""
+    url, name = fresh_postgres_database()
+    try:
+        yield url
+    finally:
+        drop_postgres_database(name)
+
+
+@pytest.fixture
+def own_redis() -> Iterator[OwnRedis]:
+    """A Redis of the test's own, on a free port (the outage tests stop and start it)."""
+    from tests.realtime.redis_server import OwnRedis  # it needs free_port from here
+
+    server = OwnRedis().start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def free_port() -> int:

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -21,9 +20,7 @@ import websockets
 from app.realtime.socket import CLOSE_RESTART
 from tests.conftest import (
     RELAXED_LIMITS,
-    drop_postgres_database,
     free_port,
-    fresh_postgres_database,
 )
 from tests.helpers import Viewer, guests, play_turns, started_match
 from tests.realtime.test_redis_hub import redis_url  # noqa: F401 (a fixture)
@@ -117,16 +114,6 @@ async def _viewer_on(
             return viewer
         await viewer.__aexit__()
     raise AssertionError(f"no socket reached worker {worker} in {FIND_SECONDS:.0f} s")
-
-
-@pytest.fixture
-def postgres_url() -> Any:
-    """A fresh PostgreSQL database (the workers' shared one), dropped afterwards."""
-    url, name = fresh_postgres_database()
-    try:
-        yield url
-    finally:
-        drop_postgres_database(name)
 
 
 @pytest.mark.postgres

@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
 from tests.api.test_rate_limits import assert_rate_limited
 from tests.conftest import LiveServer
@@ -15,15 +13,6 @@ from tests.realtime.redis_server import OwnRedis
 
 DEADLINE = 60.0  # seconds a process may take to use Redis again, on a loaded machine
 LIMIT = 3
-
-
-@pytest.fixture
-def own_redis() -> Iterator[OwnRedis]:
-    server = OwnRedis().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def make_guest(client: httpx.AsyncClient) -> httpx.Response:

@@ -90,3 +90,4 @@ class OwnRedis:
             self.process.kill()
             self.process.wait(15)
         self.process = None
+

@@ -18,8 +18,6 @@ from app.realtime.socket import CLOSE_RESTART
 from tests.conftest import (
     RELAXED_LIMITS,
     LiveServer,
-    drop_postgres_database,
-    fresh_postgres_database,
 )
 from tests.helpers import Viewer, guests, play_turns, started_match
 from tests.realtime.server_process import ServerProcess
@@ -173,16 +171,6 @@ async def test_draining_process_is_not_ready_refuses_new_sockets_then_runs_its_h
             assert ran == [("first", 0), ("second", 0)]
     finally:
         server.stop()
-
-
-@pytest.fixture
-def postgres_url() -> Any:
-    """A fresh PostgreSQL database: the test holds a row lock there that SQLite lacks."""
-    url, name = fresh_postgres_database()
-    try:
-        yield url
-    finally:
-        drop_postgres_database(name)
 
 
 @pytest.mark.postgres

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -23,15 +23,6 @@ from tests.helpers import Viewer, guests, play_turns, started_match
 from tests.realtime.redis_server import OwnRedis
 
 DEADLINE = 60.0  # seconds a process may take to notice Redis is back, on a loaded machine
-
-
-@pytest.fixture
-def own_redis() -> Iterator[OwnRedis]:
-    server = OwnRedis().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
