@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
 
 from app.api import openapi
 from app.api.routes import games, matches, passkeys, players, push, replays, tutorials
@@ -73,6 +74,15 @@ def wants_a_page(request: Request) -> bool:
     return not request.url.path.startswith("/api/") and "text/html" in request.headers.get(
         "accept", ""
     )
+
+
+class ArcadeApp(FastAPI):
+    """FastAPI, but a match socket goes from the entry straight to its endpoint
+    (app/realtime/socket.py, `serve_match_socket`)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not await socket.serve_match_socket(self, scope, receive, send):
+            await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -197,7 +207,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.stop()
             await engine.dispose()
 
-    app = FastAPI(
+    app = ArcadeApp(
         title="Arcade Night",
         description="Retro-arcade board games with friends: lobbies, live play, replays.",
         version="0.1.0",
@@ -229,7 +239,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     rate_limits.install(app, settings)
     for module in (players, passkeys, games, matches, replays, tutorials, push):
         app.include_router(module.router)
-    app.include_router(socket.router)
     openapi.install(app)
 
     @app.get("/", include_in_schema=False)

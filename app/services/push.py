@@ -445,6 +445,8 @@ class PushNotifier:
     ) -> None:
         if live.script is not None:
             return  # a lesson: its learner is on its page
+        if self.subscribers is not None and self.subscribers.isdisjoint(live.players):
+            return  # nobody here to tell: most moves, so the notices are not even written
         self.tell(notices_after_move(live, seat, before, after, outcome))
 
     def tell(self, notices: list[Notice]) -> None:
