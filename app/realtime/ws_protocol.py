@@ -17,10 +17,43 @@ import logging
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
+from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
 
 from app.realtime.lean import LeanEvent, LeanQueue
+
+PLAIN_BELOW = 128
+"""Messages shorter than this (in bytes) are sent uncompressed (RSV1 unset, which RFC 7692
+allows for any message): an ack or a presence frame hardly shrinks, and each compressed
+message costs a zlib compressor made and dropped."""
+
+
+class SmallMessagesPlain(PerMessageDeflate):
+    def encode(self, frame: Frame) -> Frame:
+        whole_message = frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY)
+        if whole_message and len(frame.data) < PLAIN_BELOW:
+            return frame
+        return super().encode(frame)
+
+
+class StatelessDeflateFactory(ServerPerMessageDeflateFactory):
+    def process_request_params(
+        self, params: Any, accepted_extensions: Any
+    ) -> tuple[Any, Extension]:
+        response, extension = super().process_request_params(params, accepted_extensions)
+        assert isinstance(extension, PerMessageDeflate)
+        return response, SmallMessagesPlain(
+            extension.remote_no_context_takeover,
+            extension.local_no_context_takeover,
+            extension.remote_max_window_bits,
+            extension.local_max_window_bits,
+            extension.compress_settings,
+        )
 
 
 class StatelessDeflateProtocol(WebSocketsSansIOProtocol):
@@ -29,7 +62,7 @@ class StatelessDeflateProtocol(WebSocketsSansIOProtocol):
         if config.ws_per_message_deflate:
             self.conn = ServerProtocol(
                 extensions=[
-                    ServerPerMessageDeflateFactory(
+                    StatelessDeflateFactory(
                         server_no_context_takeover=True,
                         client_no_context_takeover=True,
                         server_max_window_bits=12,

@@ -55,3 +55,43 @@ async def test_deflate_without_context_takeover_both_ways() -> None:
     finally:
         server.should_exit = True
         await serving
+
+
+async def test_short_messages_go_uncompressed() -> None:
+    """RFC 7692 lets any message go with RSV1 unset: an ack-sized one is not worth a zlib
+    compressor (app/realtime/ws_protocol.py, PLAIN_BELOW)."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            echo,
+            host="127.0.0.1",
+            port=port,
+            ws=StatelessDeflateProtocol,
+            log_level="warning",
+            lifespan="off",
+        )
+    )
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        async with websockets.connect(f"ws://127.0.0.1:{port}/", compression="deflate") as ws:
+            (deflate,) = ws.protocol.extensions
+            compressed: list[tuple[int, bool]] = []
+            decode = deflate.decode
+
+            def noting(frame, *, max_size=None):  # type: ignore[no-untyped-def]
+                compressed.append((len(frame.data), frame.rsv1))
+                return decode(frame, max_size=max_size)
+
+            deflate.decode = noting  # type: ignore[method-assign]
+            short = '{"type":"ack","version":7}'  # echoed twice: 52 bytes
+            long = '{"type":"patch","ops":[]}' * 10  # 500 bytes
+            for text in (short, long):
+                await ws.send(text)
+                assert await ws.recv() == text * 2
+            assert compressed[0] == (52, False)
+            assert compressed[1][1] is True and compressed[1][0] < 500
+    finally:
+        server.should_exit = True
+        await serving
