@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app.engine.dice import Dice
 from app.engine.registry import get_game
 from app.engine.runtime import LiveMatch
@@ -26,10 +28,11 @@ def _play(live: LiveMatch, rng: random.Random) -> None:
     live.remember(live.version, state, events)
 
 
-def test_frames_after_forgetting_are_the_frames_kept_views_make() -> None:
-    kept, idle = _started("c64-maze", 2), _started("c64-maze", 2)
+@pytest.mark.parametrize(("game_id", "players"), [("c64-maze", 2), ("joystick-heroes", 3)])
+def test_frames_after_forgetting_are_the_frames_kept_views_make(game_id: str, players: int) -> None:
+    kept, idle = _started(game_id, players), _started(game_id, players)
     rng_kept, rng_idle = random.Random(7), random.Random(7)
-    viewers = (0, 1, None)
+    viewers = (*range(players), None)
     for _ in range(30):
         for live in (kept, idle):
             for seat in viewers:
@@ -45,3 +48,19 @@ def test_frames_after_forgetting_are_the_frames_kept_views_make() -> None:
     idle.forget_views()
     assert not idle.has(idle.version - 2)  # a connection this far behind gets a snapshot
     assert kept.has(kept.version - 2)
+
+
+def test_the_last_board_outlives_forgetting_and_the_next_patch_diffs_against_it() -> None:
+    """The board of the version a person is thinking over is kept: the next move's patches
+    diff against it instead of building it again."""
+    live = _started("c64-maze", 2)
+    rng = random.Random(3)
+    for _ in range(5):
+        _play(live, rng)
+    board = live.viewer_state(live.version, 0)["board"]
+    live.forget_views()
+    assert live.viewer_state(live.version, 1)["board"] is board
+    _play(live, rng)
+    live.patch(live.version, 0)
+    live.forget_views()
+    assert live.viewer_state(live.version - 1, 0)["board"] is not board  # only the last one
