@@ -12,6 +12,8 @@ pace. Drives a *running* server (PostgreSQL behind it) and reads its memory from
    mean `--think` seconds) and then sends a random legal move, so each match moves every
    `--think` seconds on average. Every patch is applied and its version checked, as a browser
    does. Latency runs from a move's submission to the *opponent* receiving the patch for it.
+4. The generators exit, closing every socket at once: how long the server then takes to
+   answer `/healthz`, and its CPU in the 20 s after.
 
 It prints the matches and sockets, moves/s, latency p50/p99/max, errors, the server's RSS
 (idle, peak during the run, at the end; MiB), the server's CPU and each generator's CPU (the
@@ -31,6 +33,7 @@ import random
 import resource
 import sys
 import time
+import urllib.request
 from typing import Any
 
 import orjson
@@ -367,6 +370,13 @@ def main() -> None:
     reports = [pipe.recv() for pipe in pipes]
     for proc in procs:
         proc.join(timeout=30)
+    # The generators are gone and with them every socket at once: how soon does the server
+    # answer again, and what does the closing cost it?
+    closed_at = time.perf_counter()
+    cpu_at_close = process_cpu_seconds(args.server_pid) or 0.0
+    answered_after = health_answer_seconds(args.url, since=closed_at)
+    time.sleep(max(0.0, closed_at + CLOSING_WATCHED - time.perf_counter()))
+    closing_cpu = (process_cpu_seconds(args.server_pid) or 0.0) - cpu_at_close
     latencies = [x * 1000 for r in reports for x in r["latencies"]]
     moves = sum(r["moves"] for r in reports)
     errors = sum(r["errors"] for r in reports)
@@ -406,6 +416,22 @@ def main() -> None:
         + f" of a core each ({args.procs} processes); {os.cpu_count()} CPUs; "
         f"1-minute load average {load:.1f}"
     )
+
+    print(
+        f"after the {sockets} sockets closed at once: /healthz answered in "
+        f"{answered_after:.2f} s; server CPU in the {CLOSING_WATCHED:.0f} s after: "
+        f"{closing_cpu:.1f} s"
+    )
+
+
+CLOSING_WATCHED = 20.0
+
+
+def health_answer_seconds(url: str, *, since: float) -> float:
+    """Seconds from `since` until GET /healthz is answered (each try may wait 60 s)."""
+    with urllib.request.urlopen(f"{url}/healthz", timeout=60) as answer:
+        answer.read()
+    return time.perf_counter() - since
 
 
 if __name__ == "__main__":
