@@ -73,7 +73,9 @@ def test_play_again_with_several_friends_at_one_table(new_page: Any, live_server
     friends = page.get_by_test_id("friends").get_by_test_id("friend")
     expect(friends).to_have_count(2)
     # On a phone what is hers comes first: her friends and her match in progress are above
-    # the list of games to start, this device's settings below it.
+    # the list of games to start, this device's settings below it. The matches in progress
+    # come from a request of their own: wait for them before measuring.
+    expect(page.locator("#live-panel")).to_be_visible()
     top = {
         name: page.get_by_test_id(name).bounding_box()
         for name in ("friends", "new-match-form", "identity")
