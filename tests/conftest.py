@@ -4,6 +4,7 @@ and a real server on a real port for HTTP and WebSocket tests."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import socket
@@ -88,28 +89,32 @@ def drop_postgres_database(name: str) -> None:
     _admin_call(PG_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """An empty PostgreSQL database (its async URL) for the block, dropped after it."""
+    url, name = fresh_postgres_database()
+    try:
+        yield url
+    finally:
+        drop_postgres_database(name)
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database of each kind, made for this test alone."""
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'arcade.db'}"
         return
-    url, name = fresh_postgres_database()
-    try:
+    with postgres_database() as url:
         yield url
-    finally:
-        drop_postgres_database(name)
 
 
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh PostgreSQL database alone, for a test that needs PostgreSQL itself (row locks,
     several server processes on one database); dropped afterwards."""
-    url, name = fresh_postgres_database()
-    try:
+    with postgres_database() as url:
         yield url
-    finally:
-        drop_postgres_database(name)
 
 
 @pytest.fixture

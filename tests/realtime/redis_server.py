@@ -90,4 +90,3 @@ class OwnRedis:
             self.process.kill()
             self.process.wait(15)
         self.process = None
-
