@@ -171,9 +171,6 @@ class LiveMatch:
     _seats: list[dict[str, Any]] | None = None
     moved_at: float = 0.0
     """time.monotonic() of the last version this process made or learnt of."""
-    trimmed_at: int = -1
-    """The version `forget_views` last trimmed the caches to: the idle sweep passes over a
-    match still at it (what is left is what the next move needs)."""
 
     @classmethod
     def in_memory(cls, game: Game, seed: str, players: int) -> LiveMatch:
@@ -244,27 +241,27 @@ class LiveMatch:
                     del cache[key]
 
     def forget_views(self) -> None:
-        """Drops the cached views, patches, legal-move lists and event texts of every version
-        but the last (they are rebuilt from the history when asked for again), the last
-        version's patches and event texts, and the history but for the last two versions. For
-        a match waiting on a person's move: its connections have been sent the last version by
-        now, and one that lags further gets a snapshot.
+        """Drops every cached view, patch, legal-move list and event text (they are rebuilt
+        from the history when asked for again), and the history but for the last two
+        versions. For a match waiting on a person's move: its connections have been sent the
+        last version by now, and one that lags further gets a snapshot.
 
-        The views of the last version stay, with the board and the legal moves in them (a
-        few KiB in a C64 game: its legal moves share their parts): the next move's patches
-        diff against them, and at a person's pace nearly every move comes after its match's
-        views were dropped. Rebuilding the board was a twentieth of the server's CPU there,
-        the seats' views and legal moves about as much again."""
-        version = self.version
-        kept = (self._views, self._legal, self._boards)
-        for cache in (self._patches, self._events, self._board_patches):
+        The board of the last version stays (a few KiB in a C64 game): the next move's
+        patches diff against it, and rebuilding it was a twentieth of the server's CPU at a
+        person's pace, where nearly every move comes after its match's views were dropped."""
+        current = {key: board for key, board in self._boards.items() if key[0] == self.version}
+        for cache in (
+            self._views,
+            self._patches,
+            self._legal,
+            self._events,
+            self._boards,
+            self._board_patches,
+        ):
             cache.clear()
-        for cache in kept:
-            for key in [key for key in cache if key[0] != version]:
-                del cache[key]
+        self._boards.update(current)
         while len(self.history) > 2:
             self.history.popitem(last=False)
-        self.trimmed_at = version
 
     def computers(self) -> dict[int, str]:
         """seat -> level of every seat a computer plays now (its own, or standing in)."""
@@ -615,11 +612,7 @@ class MatchRuntime:
             await asyncio.sleep(1.0)
             idle_since = time.monotonic() - IDLE_VIEWS
             for live in self._live.values():
-                if (
-                    live.moved_at < idle_since
-                    and live.trimmed_at != live.version
-                    and not live.lock.locked()
-                ):
+                if live.moved_at < idle_since and live._views and not live.lock.locked():
                     live.forget_views()
 
     async def get(self, match_id: str) -> LiveMatch | None:
