@@ -92,6 +92,7 @@ async def make_matches(database_url: str, count: int) -> list[tuple[str, str, st
 class Totals:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.received_at: list[float] = []  # when each latency's frame came, as time.time()
         self.moves = 0
         self.errors = 0
         self.error_codes: dict[str, int] = {}
@@ -217,6 +218,7 @@ async def player(
                         del match.sent_at[version]
                         if now < stop_at[0]:
                             totals.latencies.append(now - started[0])
+                            totals.received_at.append(time.time())
                             totals.moves += 1
                 elif kind == "error":
                     totals.errors += 1
@@ -288,6 +290,7 @@ async def generate(
     conn.send(
         {
             "latencies": totals.latencies,
+            "received_at": totals.received_at,
             "moves": totals.moves,
             "errors": totals.errors + len(failures),
             "error_codes": totals.error_codes,
@@ -442,6 +445,9 @@ def main() -> None:
         f"{max(latencies, default=float('nan')):.1f} ms over {moves} moves"
     )
     print(
+        "p99 by 10 s of the run (ms):", " ".join(f"{p:.0f}" for p in p99_by_window(reports, WINDOW))
+    )
+    print(
         f"errors {errors} {codes or ''}; sockets closed by the server "
         f"{sum(r['closed'] for r in reports)}; matches finished "
         f"{sum(r['finished'] for r in reports) // 2}; "
@@ -476,6 +482,22 @@ def main() -> None:
 
 
 CLOSING_WATCHED = 20.0
+WINDOW = 10.0
+
+
+def p99_by_window(reports: list[dict[str, Any]], seconds: float) -> list[float]:
+    """The latency p99 of each `seconds` of the run in turn: a rise over the run shows
+    something growing, a single bad window a stall."""
+    pairs = sorted(
+        pair for r in reports for pair in zip(r["received_at"], r["latencies"], strict=True)
+    )
+    if not pairs:
+        return []
+    start = pairs[0][0]
+    windows: dict[int, list[float]] = {}
+    for at, latency in pairs:
+        windows.setdefault(int((at - start) // seconds), []).append(latency * 1000)
+    return [percentile(windows[n], 0.99) for n in sorted(windows)]
 
 
 def health_answer_seconds(url: str, *, since: float) -> float:

@@ -4,13 +4,14 @@ exactly what it would have sent had it kept them."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
 from app.engine.dice import Dice
 from app.engine.registry import get_game
-from app.engine.runtime import LiveMatch
+from app.engine.runtime import LiveMatch, MatchRuntime
 
 
 def _started(game_id: str, players: int) -> LiveMatch:
@@ -64,3 +65,34 @@ def test_the_last_board_outlives_forgetting_and_the_next_patch_diffs_against_it(
     live.patch(live.version, 0)
     live.forget_views()
     assert live.viewer_state(live.version - 1, 0)["board"] is not board  # only the last one
+
+
+async def test_the_sweep_lets_other_tasks_run_and_keeps_a_match_that_moved_meanwhile() -> None:
+    """Dropping the views of a thousand idle matches in one go held the event loop for tens of
+    milliseconds; the sweep now hands over after each slice of work."""
+    runtime = MatchRuntime(None, announce=None)  # type: ignore[arg-type]  # no database use
+    rng = random.Random(5)
+    matches = []
+    for n in range(6):
+        live = _started("c64-maze", 2)
+        live.id = f"idle-{n}"
+        _play(live, rng)
+        live.viewer_state(live.version, 0)
+        live.moved_at = 1.0
+        runtime._live[live.id] = live
+        matches.append(live)
+    ran_between: list[int] = []
+
+    async def other_work() -> None:
+        # Runs while the sweep is under way: it moves the fourth match.
+        ran_between.append(sum(1 for m in matches if not m._views))
+        matches[3].moved_at = 10.0
+
+    other = asyncio.ensure_future(other_work())
+    forgotten = await runtime.forget_idle_views(idle_since=5.0, slice_seconds=0.0)
+    await other
+    assert ran_between and 0 < ran_between[0] < 4  # it ran during the sweep, not after it
+    assert forgotten == 5
+    assert matches[3]._views  # moved during the sweep: its views stay
+    assert all(not m._views for i, m in enumerate(matches) if i != 3)
+    assert all(len(m.history) <= 2 for i, m in enumerate(matches) if i != 3)
