@@ -135,6 +135,18 @@ class Game(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see of `state`; None is a spectator."""
 
+    def view_since(
+        self, state: State, seat: int | None, earlier: State, earlier_view: dict[str, Any]
+    ) -> dict[str, Any]:
+        """`view(state, seat)`, given `earlier_view`, this seat's view of an `earlier` state of
+        the same match. A game may hand back parts of `earlier_view` whose sources are the
+        very objects of `earlier` (a move leaves most of a state shared) instead of building
+        them again; the runtime's diff then skips them by identity, and the collector has
+        fewer new objects to walk. Views are never mutated, so sharing is safe. The result
+        must equal `view(state, seat)` (the conformance tests check it on random play); the
+        default builds it afresh."""
+        return self.view(state, seat)
+
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None: ...
 

@@ -370,7 +370,7 @@ class LiveMatch:
         state = self.history[version][0]
         game = self.game
         if board is None:
-            board = self._boards[board_key] = game.view(state, board_key[1])
+            board = self._boards[board_key] = self._build_board(version, board_key[1])
         outcome = game.outcome(state)
         if outcome is None and version == self.version and self.status == "finished":
             outcome = self.outcome  # a claimed win
@@ -389,6 +389,13 @@ class LiveMatch:
         )
         self._views[key] = view
         return view
+
+    def _build_board(self, version: int, board_seat: int | None) -> dict[str, Any]:
+        state = self.history[version][0]
+        earlier = self._boards.get((version - 1, board_seat))
+        if earlier is None or version - 1 not in self.history:
+            return self.game.view(state, board_seat)
+        return self.game.view_since(state, board_seat, self.history[version - 1][0], earlier)
 
     def patch(self, version: int, seat: int | None) -> list[dict[str, Any]]:
         """RFC 6902 ops from `seat`'s view at version-1 to its view at `version`."""

@@ -81,7 +81,9 @@ def _diff_list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> None:
         return
     if len(a) == len(b):
         changed = [
-            i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y or type(x) is not type(y)
+            i
+            for i, x in enumerate(a)
+            if (y := b[i]) is not x and (type(x) is not type(y) or x != y)
         ]
         # A list that changed almost everywhere is cheaper to send whole.
         if len(b) >= 4 and len(changed) * 4 > len(b) * 3:

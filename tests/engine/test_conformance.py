@@ -72,6 +72,9 @@ def play(game: Game, players: int, seed: int, *, checks: bool = True) -> Playout
                 before_view, after_view = game.view(state, viewer), game.view(new_state, viewer)
                 patched = jsonpatch.apply_patch(before_view, make_patch(before_view, after_view))
                 assert json.dumps(patched) == json.dumps(after_view), "patch must be exact"
+                since = game.view_since(new_state, viewer, state, before_view)
+                assert json.dumps(since) == json.dumps(after_view), "view_since must be view"
+                assert json.dumps(before_view) == json.dumps(game.view(state, viewer))
             json.dumps(new_state)
             for event in events:
                 assert isinstance(event.get("type"), str) and isinstance(event.get("text"), str)

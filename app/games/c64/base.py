@@ -191,6 +191,18 @@ class C64Game(Game):
         return self._play(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return self._board(state, None, None)
+
+    def view_since(
+        self, state: State, seat: int | None, earlier: State, earlier_view: dict[str, Any]
+    ) -> dict[str, Any]:
+        # A move changes the mover's joystick only: the others' views are kept, and with
+        # them most of what the next patch would otherwise compare.
+        return self._board(state, earlier, earlier_view)
+
+    def _board(
+        self, state: State, earlier: State | None, earlier_view: dict[str, Any] | None
+    ) -> dict[str, Any]:
         phase = state["phase"]
         order = state["order"]
         players = []
@@ -213,7 +225,15 @@ class C64Game(Game):
             "turn": state["turn"] if phase == "play" else None,
             "order": list(order),
             "players": players,
-            "joysticks": [_joystick_view(s, joy) for s, joy in enumerate(state["joysticks"])],
+            "joysticks": [
+                earlier_view["joysticks"][s]
+                if earlier is not None
+                and earlier_view is not None
+                and s < len(earlier["joysticks"])
+                and earlier["joysticks"][s] is joy
+                else _joystick_view(s, joy)
+                for s, joy in enumerate(state["joysticks"])
+            ],
             "cards": _CARD_TABLE,
         }
         self.board_view(state, board)
