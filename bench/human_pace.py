@@ -8,15 +8,18 @@ pace. Drives a *running* server (PostgreSQL behind it) and reads its memory from
    the matches (`--connect-concurrency` handshakes in flight per process), says hello with
    the player's token and waits for the snapshot. The server's RSS with every socket idle is
    read then (the cost of an idle socket is that rise divided by the sockets).
-3. For `--seconds`, the seat to move in each match waits a random think time (exponential,
-   mean `--think` seconds) and then sends a random legal move, so each match moves every
-   `--think` seconds on average. Every patch is applied and its version checked, as a browser
+3. The seat to move in each match waits a random think time (exponential, mean `--think`
+   seconds) and then sends a random legal move, so each match moves every `--think` seconds
+   on average. The first `--warmup` seconds (20) are played but not counted: every match
+   starts in its set-up, where both seats move, at twice the steady rate; then `--seconds`
+   are measured. Every patch is applied and its version checked, as a browser
    does. Latency runs from a move's submission to the *opponent* receiving the patch for it.
    The generators run at niceness `--nice` (10): they stand for 10,000 browsers on other
    machines, and on a small machine they would otherwise take from the server the CPU it
    needs. Nothing of the server's latency is hidden by it: a generator that waits for a CPU
    reads its frames later, so its waiting counts in the latency. `--nice 0` shares the CPU
-   evenly, as the figures before this option did.
+   evenly, as the figures before this option did. `--pin` keeps them off the server's CPU
+   altogether: its threads on the first CPU, the generators on the others.
 4. The generators exit, closing every socket at once: how long the server then takes to
    answer `/healthz`, and its CPU in the 20 s after.
 
@@ -142,6 +145,7 @@ async def player(
     totals: Totals,
     go: asyncio.Event,
     stop_at: list[float],
+    count_from: list[float],
     ready: asyncio.Event,
     gate: asyncio.Semaphore,
     compression: bool,
@@ -216,7 +220,7 @@ async def player(
                     started = match.sent_at.get(version)
                     if started is not None and started[1] != index:
                         del match.sent_at[version]
-                        if now < stop_at[0]:
+                        if count_from[0] <= started[0] and now < stop_at[0]:
                             totals.latencies.append(now - started[0])
                             totals.received_at.append(time.time())
                             totals.moves += 1
@@ -256,6 +260,7 @@ async def generate(
     gate = asyncio.Semaphore(concurrency)
     go = asyncio.Event()
     stop_at = [float("inf")]
+    count_from = [float("inf")]
     readies: list[asyncio.Event] = []
     tasks = []
     for n, (match_id, *tokens) in enumerate(share):
@@ -265,7 +270,19 @@ async def generate(
             readies.append(ready)
             tasks.append(
                 asyncio.create_task(
-                    player(url, match, index, think, totals, go, stop_at, ready, gate, compression)
+                    player(
+                        url,
+                        match,
+                        index,
+                        think,
+                        totals,
+                        go,
+                        stop_at,
+                        count_from,
+                        ready,
+                        gate,
+                        compression,
+                    )
                 )
             )
     waiting = asyncio.gather(*(r.wait() for r in readies))
@@ -280,11 +297,14 @@ async def generate(
     gc.collect()
     gc.freeze()
     conn.send(("ready", len(readies)))
-    seconds = await asyncio.to_thread(conn.recv)  # the main process says when to start
-    cpu_from = time.process_time()
-    stop_at[0] = time.perf_counter() + seconds
-    pauses = CollectorPauses(until=stop_at[0])
+    # The main process says when to start: moves from then on, counted after the warm-up.
+    warmup, seconds = await asyncio.to_thread(conn.recv)
+    now = time.perf_counter()
+    count_from[0], stop_at[0] = now + warmup, now + warmup + seconds
     go.set()
+    await asyncio.sleep(warmup)
+    cpu_from = time.process_time()
+    pauses = CollectorPauses(until=stop_at[0])
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException)]
     conn.send(
@@ -330,6 +350,18 @@ def generator_main(
 # --- the main process ----------------------------------------------------------------------
 
 
+def pin_apart(server_pid: int) -> None:
+    """The server on one CPU, the generators (children of this process) on the others: they
+    stand for browsers on other machines, so they should not take the server's core, nor it
+    theirs. PostgreSQL is left where the system puts it."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs two CPUs or more")
+    for thread in os.listdir(f"/proc/{server_pid}/task"):
+        os.sched_setaffinity(int(thread), {cpus[0]})
+    os.sched_setaffinity(0, set(cpus[1:]))
+
+
 def rss_mib(pid: int) -> tuple[float, float]:
     """(VmRSS, VmHWM) of a process in MiB."""
     values = {}
@@ -364,8 +396,23 @@ def main() -> None:
         default=10,
         help="the generators' niceness (0: the server's priority; see the module's text)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server's threads on the first CPU, this process and the generators on the "
+        "others (the server's affinity stays so until it stops)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=20.0,
+        help="seconds played before the measured time (every match starts in its set-up, "
+        "where both seats move: twice the steady rate)",
+    )
     args = parser.parse_args()
     ws_url = args.url.replace("http", "ws", 1)
+    if args.pin:
+        pin_apart(args.server_pid)
     print(f"{os.cpu_count()} CPUs; 1-minute load average {os.getloadavg()[0]:.1f} at the start")
     rss_start, _ = rss_mib(args.server_pid)
     t0 = time.perf_counter()
@@ -404,14 +451,20 @@ def main() -> None:
         "included)",
         flush=True,
     )
-    server_cpu_from = process_cpu_seconds(args.server_pid)
     for pipe in pipes:
-        pipe.send(args.seconds)
+        pipe.send((args.warmup, args.seconds))
     peak = rss_idle
-    started = time.perf_counter()
-    while time.perf_counter() - started < args.seconds:
-        time.sleep(1.0)
-        peak = max(peak, rss_mib(args.server_pid)[0])
+
+    def watch_rss(seconds: float) -> None:
+        nonlocal peak
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            time.sleep(min(1.0, max(0.0, started + seconds - time.perf_counter())))
+            peak = max(peak, rss_mib(args.server_pid)[0])
+
+    watch_rss(args.warmup)  # the peak counts the warm-up too
+    server_cpu_from = process_cpu_seconds(args.server_pid)
+    watch_rss(args.seconds)
     server_cpu = (process_cpu_seconds(args.server_pid) or 0.0) - (server_cpu_from or 0.0)
     load = os.getloadavg()[0]
     rss_end, _ = rss_mib(args.server_pid)
@@ -436,7 +489,7 @@ def main() -> None:
     frame_bytes = sum(r["frame_bytes"] for r in reports)
     print(
         f"{len(matches)} matches, {sockets} sockets, think {args.think:.1f} s, "
-        f"{args.seconds:.0f} s measured, compression "
+        f"{args.seconds:.0f} s measured after {args.warmup:.0f} s of warm-up, compression "
         f"{'off' if args.no_compression else 'offered'}"
     )
     print(
@@ -466,6 +519,7 @@ def main() -> None:
         + ", ".join(f"{r['cpu'] / args.seconds * 100:.0f}%" for r in reports)
         + f" of a core each ({args.procs} processes, nice {args.nice}); {os.cpu_count()} CPUs; "
         f"1-minute load average {load:.1f}"
+        + ("; server pinned to one CPU, generators to the others" if args.pin else "")
     )
 
     for generation in (0, 1, 2):
