@@ -216,7 +216,7 @@ class LiveMatch:
             del self.deadlines[old]
         for old in [v for v in self.turn_deadlines if v < version - HISTORY]:
             del self.turn_deadlines[old]
-        caches = (
+        caches: tuple[dict[Any, Any], ...] = (
             self._views,
             self._patches,
             self._legal,
