@@ -28,8 +28,14 @@ async def update_match_row(database_url: str, match_id: str, **values: Any) -> N
 
 
 def guided_move(
-    game: Any, state: Any, seat: int, legal: list[Any], chooser: Any, dice: Any,
-    *, random_share: float,
+    game: Any,
+    state: Any,
+    seat: int,
+    legal: list[Any],
+    chooser: Any,
+    dice: Any,
+    *,
+    random_share: float,
 ) -> Any:
     """A playout move: uniformly random, unless the game gives a playout score; then all but
     `random_share` of the moves are the best by one-step lookahead (ties at random), so games
@@ -43,6 +49,20 @@ def guided_move(
         after, _events = game.apply(state, seat, move, copy.copy(dice))
         scored.append((game.playout_score(after, seat) or 0.0, chooser.random(), move))
     return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def play_random_move(live: Any, chooser: Any) -> int:
+    """One random legal move in an in-memory `LiveMatch` (no database), remembered as the
+    runtime remembers a version; returns the seat that moved."""
+    from app.engine.dice import Dice
+
+    game = live.game
+    seat = chooser.choice(sorted(game.active_seats(live.state)))
+    move = chooser.choice(game.legal_moves(live.state, seat))
+    state, events = game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
+    live.state, live.version = state, live.version + 1
+    live.remember(live.version, state, events)
+    return int(seat)
 
 
 class Guest:
@@ -191,7 +211,6 @@ async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str
     from app.engine.fairness import seed_commitment
     from app.services.matches import create_match, join_match, start_match
     from app.services.players import create_player
-
 
     ada, _ = await create_player(session, name="Ada")
     bob, _ = await create_player(session, name="Bob")

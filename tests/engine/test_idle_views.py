@@ -9,24 +9,15 @@ import random
 
 import pytest
 
-from app.engine.dice import Dice
 from app.engine.registry import get_game
 from app.engine.runtime import LiveMatch, MatchRuntime
+from tests.helpers import play_random_move as _play
 
 
 def _started(game_id: str, players: int) -> LiveMatch:
     game = get_game(game_id)
     assert game is not None
     return LiveMatch.in_memory(game, "idle-views", players)
-
-
-def _play(live: LiveMatch, rng: random.Random) -> None:
-    game = live.game
-    seat = rng.choice(sorted(game.active_seats(live.state)))
-    move = rng.choice(game.legal_moves(live.state, seat))
-    state, events = game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
-    live.state, live.version = state, live.version + 1
-    live.remember(live.version, state, events)
 
 
 @pytest.mark.parametrize(("game_id", "players"), [("c64-maze", 2), ("joystick-heroes", 3)])

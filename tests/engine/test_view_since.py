@@ -8,29 +8,23 @@ import random
 
 import orjson
 
-from app.engine.dice import Dice
 from app.engine.registry import get_game
 from app.engine.runtime import LiveMatch
+from tests.helpers import play_random_move
 
 
-def _play(live: LiveMatch, rng: random.Random) -> int:
-    game = live.game
-    seat = rng.choice(sorted(game.active_seats(live.state)))
-    move = rng.choice(game.legal_moves(live.state, seat))
-    state, events = game.apply(live.state, seat, move, Dice(live.seed, live.version + 1))
-    live.state, live.version = state, live.version + 1
-    live.remember(live.version, state, events)
-    return seat
+def _maze(seed: str) -> LiveMatch:
+    game = get_game("c64-maze")
+    assert game is not None
+    return LiveMatch.in_memory(game, seed, 2)
 
 
 def test_the_next_board_keeps_the_joysticks_of_those_who_did_not_move() -> None:
-    game = get_game("c64-maze")
-    assert game is not None
-    live = LiveMatch.in_memory(game, "view-since", 2)
-    rng = random.Random(4)
+    live = _maze("view-since")
+    game, rng = live.game, random.Random(4)
     for _ in range(40):
         before = live.viewer_state(live.version, 0)["board"]
-        mover = _play(live, rng)
+        mover = play_random_move(live, rng)
         after = live.viewer_state(live.version, 1)["board"]
         other = 1 - mover
         assert after["joysticks"][other] is before["joysticks"][other]
@@ -40,12 +34,10 @@ def test_the_next_board_keeps_the_joysticks_of_those_who_did_not_move() -> None:
 
 
 def test_a_board_is_built_afresh_when_the_one_before_is_gone() -> None:
-    game = get_game("c64-maze")
-    assert game is not None
-    live = LiveMatch.in_memory(game, "view-since-gone", 2)
-    rng = random.Random(9)
+    live = _maze("view-since-gone")
+    game, rng = live.game, random.Random(9)
     for _ in range(6):
-        _play(live, rng)
+        play_random_move(live, rng)
     before = live.viewer_state(live.version - 1, 0)["board"]
     live.forget_views()  # keeps only the last version's board, and this one is not built
     board = live.viewer_state(live.version, 0)["board"]
