@@ -53,9 +53,10 @@ _MISSING = object()
 def _diff_dict(a: dict[str, Any], b: dict[str, Any], path: str, ops: list[Op]) -> None:
     # The hot loop of every move's patch: scalars are compared here rather than in a call
     # of _diff per key, and == (C over whole subtrees) skips what did not change.
-    for key in a:
-        if key not in b:
-            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+    if a.keys() != b.keys():  # in C; a view's dicts mostly keep their keys from move to move
+        for key in a:
+            if key not in b:
+                ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
     for key, value in b.items():
         old = a.get(key, _MISSING)
         if old is value:
