@@ -6,6 +6,8 @@ the other, and an invitation made on one is found (and pushed) on the other."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import pytest
 
@@ -26,13 +28,23 @@ from tests.realtime.test_redis_hub import redis_url  # noqa: F401  (the fixture)
 TURNS = "/api/players/me/turns"
 
 
+class UntimedQuestionGame(QuestionGame):
+    """The question without its 0.4 s answer clock. Between Ada's question and the checks
+    that it is still Bob's turn, this test waits for pushes and claims a device link: on a
+    loaded machine that took longer than the clock, the server answered for Bob, and it was
+    Ada's turn again (CI failed once so)."""
+
+    def decision_seconds(self, state: dict[str, Any]) -> float | None:
+        return None
+
+
 async def test_turns_pushes_device_links_and_invitations_across_two_processes(
     database_url: str,
     redis_url: str,  # noqa: F811
     push_endpoint: PushEndpoint,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    register_fixture_game(monkeypatch, QuestionGame())
+    register_fixture_game(monkeypatch, UntimedQuestionGame())
     first = LiveServer(database_url, redis_url=redis_url, push_allow_local_endpoints=True).start()
     second = LiveServer(
         database_url, redis_url=redis_url, push_allow_local_endpoints=True, migrate_on_start=False
