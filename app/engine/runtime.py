@@ -370,7 +370,7 @@ class LiveMatch:
         state = self.history[version][0]
         game = self.game
         if board is None:
-            board = self._boards[board_key] = self._build_board(version, board_key[1])
+            board = self._boards[board_key] = self._build_board(version, board_key[1], state)
         outcome = game.outcome(state)
         if outcome is None and version == self.version and self.status == "finished":
             outcome = self.outcome  # a claimed win
@@ -390,8 +390,7 @@ class LiveMatch:
         self._views[key] = view
         return view
 
-    def _build_board(self, version: int, board_seat: int | None) -> dict[str, Any]:
-        state = self.history[version][0]
+    def _build_board(self, version: int, board_seat: int | None, state: State) -> dict[str, Any]:
         earlier = self._boards.get((version - 1, board_seat))
         if earlier is None or version - 1 not in self.history:
             return self.game.view(state, board_seat)

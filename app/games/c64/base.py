@@ -225,15 +225,7 @@ class C64Game(Game):
             "turn": state["turn"] if phase == "play" else None,
             "order": list(order),
             "players": players,
-            "joysticks": [
-                earlier_view["joysticks"][s]
-                if earlier is not None
-                and earlier_view is not None
-                and s < len(earlier["joysticks"])
-                and earlier["joysticks"][s] is joy
-                else _joystick_view(s, joy)
-                for s, joy in enumerate(state["joysticks"])
-            ],
+            "joysticks": _joystick_views(state, earlier, earlier_view),
             "cards": _CARD_TABLE,
         }
         self.board_view(state, board)
@@ -360,6 +352,19 @@ class C64Game(Game):
 
 # One shared table for every view (views are never mutated): the diff skips it by identity.
 _CARD_TABLE = [list(faces) for faces in js.CARD_FACES]
+
+
+def _joystick_views(
+    state: State, earlier: State | None, earlier_view: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Every seat's joystick view; a joystick that is the very object it was in `earlier`
+    keeps its view from `earlier_view`."""
+    kept_from: list[js.Joystick] = [] if earlier is None else earlier["joysticks"]
+    kept: list[dict[str, Any]] = [] if earlier_view is None else earlier_view["joysticks"]
+    return [
+        kept[s] if s < len(kept_from) and kept_from[s] is joy else _joystick_view(s, joy)
+        for s, joy in enumerate(state["joysticks"])
+    ]
 
 
 def _joystick_view(seat: int, joy: js.Joystick) -> dict[str, Any]:
