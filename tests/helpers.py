@@ -226,10 +226,10 @@ async def started_match_in_db(session: Any, game: str = "c64-maze") -> tuple[str
     return match.id, [ada.id, bob.id]
 
 
-# A random C64 Maze match from finished_match_in_db runs to a few thousand moves, now and
-# then past the verify door's default cap of 10,000: a server that verifies such a record
-# without testing that cap takes these settings.
-ROOMY_VERIFY = {"verify_max_moves": 1_000_000}
+# The C64 Maze match of finished_match_in_db runs to a few thousand moves, past the verify
+# door's default cap of 10,000 moves or 8 MiB with other dice: a server that verifies such a
+# record without testing those caps takes these settings.
+ROOMY_VERIFY = {"verify_max_moves": 1_000_000, "verify_max_bytes": 64 * 1024 * 1024}
 
 
 async def finished_match_in_db(database_url: str, *, seed: int = 7) -> dict[str, Any]:
@@ -239,6 +239,7 @@ async def finished_match_in_db(database_url: str, *, seed: int = 7) -> dict[str,
 
     from app.db.migrate import upgrade_to_head
     from app.db.session import make_engine, make_sessionmaker
+    from app.engine.fairness import seed_commitment
     from app.engine.runtime import MatchRuntime
     from app.services.matches import create_match, join_match, start_match
     from app.services.players import create_player
@@ -256,6 +257,11 @@ async def finished_match_in_db(database_url: str, *, seed: int = 7) -> dict[str,
         match = await create_match(
             session, host=ada, game_id="c64-maze", options={}, seats=2, nonce="a1" * 32
         )
+        # A fixed server seed, as in started_match_in_db: with random dice the match ran
+        # anywhere from hundreds to 17,000 moves, and its record now and then past 8 MiB.
+        match.seed = "5eed" * 16
+        match.seed_commitment = seed_commitment(match.seed)
+        await session.flush()
         await join_match(session, match_id=match.id, player=bob, seat=None, nonce="b2" * 32)
         await start_match(session, match_id=match.id, player=ada)
         await session.commit()
