@@ -51,12 +51,14 @@ import websockets
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loadcore import apply_ops, percentile, process_cpu_seconds  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from app.realtime.compact import Reader  # noqa: E402
+
 # --- 1. the matches, straight through the services -----------------------------------------
 
 
 async def make_matches(database_url: str, count: int) -> list[tuple[str, str, str]]:
     """(match id, host token, guest token) for `count` new started C64 Maze matches."""
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from app.config import Settings
     from app.db.session import make_engine, make_sessionmaker
     from app.services.matches import create_match, join_match, start_match
@@ -149,7 +151,9 @@ async def player(
     ready: asyncio.Event,
     gate: asyncio.Semaphore,
     compression: bool,
+    compact: bool,
 ) -> None:
+    reader = Reader() if compact else None
     async with gate:
         ws = await websockets.connect(
             f"{url}/api/matches/{match.match_id}/ws",
@@ -158,7 +162,10 @@ async def player(
             open_timeout=120,
             ping_interval=None,  # the server pings; the client answers (as browsers do)
         )
-        await ws.send(orjson.dumps({"type": "hello", "token": match.tokens[index]}).decode())
+        hello: dict[str, Any] = {"type": "hello", "token": match.tokens[index]}
+        if compact:
+            hello["compact"] = 1  # as the match page asks
+        await ws.send(orjson.dumps(hello).decode())
         state: dict[str, Any] | None = None
         version = -1
         while state is None:
@@ -207,14 +214,16 @@ async def player(
                 kind = frame["type"]
                 if kind == "snapshot":
                     state, version = frame["state"], frame["version"]
-                elif kind == "patch":
-                    if frame["version"] != version + 1:
+                elif kind == ("p" if compact else "patch"):
+                    new_version = frame["v"] if compact else frame["version"]
+                    if new_version != version + 1:
                         totals.errors += 1
                         totals.error_codes["version_gap"] = (
                             totals.error_codes.get("version_gap", 0) + 1
                         )
-                    state = apply_ops(state, frame["ops"])
-                    version = frame["version"]
+                    ops = frame["ops"] if reader is None else reader.expand(frame)[0]
+                    state = apply_ops(state, ops)
+                    version = new_version
                     totals.frames += 1
                     totals.frame_bytes += len(text)
                     started = match.sent_at.get(version)
@@ -253,6 +262,7 @@ async def generate(
     think: float,
     concurrency: int,
     compression: bool,
+    compact: bool,
     seed: int,
     conn: Any,
 ) -> None:
@@ -282,6 +292,7 @@ async def generate(
                         ready,
                         gate,
                         compression,
+                        compact,
                     )
                 )
             )
@@ -331,6 +342,7 @@ def generator_main(
     think: float,
     concurrency: int,
     compression: bool,
+    compact: bool,
     seed: int,
     conn: Any,
     niceness: int,
@@ -344,7 +356,7 @@ def generator_main(
         runner: Any = uvloop.run
     except ImportError:
         runner = asyncio.run
-    runner(generate(url, share, think, concurrency, compression, seed, conn))
+    runner(generate(url, share, think, concurrency, compression, compact, seed, conn))
 
 
 # --- the main process ----------------------------------------------------------------------
@@ -391,6 +403,12 @@ def main() -> None:
         help="do not offer permessage-deflate (browsers offer it; the default does too)",
     )
     parser.add_argument(
+        "--full-frames",
+        action="store_true",
+        help="ask for the full patch frames (1 KB a C64 Maze move) rather than the compact "
+        "ones the match page asks for (docs/protocol.md)",
+    )
+    parser.add_argument(
         "--nice",
         type=int,
         default=10,
@@ -432,6 +450,7 @@ def main() -> None:
                 args.think,
                 args.connect_concurrency,
                 not args.no_compression,
+                not args.full_frames,
                 p,
                 child,
                 args.nice,
@@ -490,7 +509,8 @@ def main() -> None:
     print(
         f"{len(matches)} matches, {sockets} sockets, think {args.think:.1f} s, "
         f"{args.seconds:.0f} s measured after {args.warmup:.0f} s of warm-up, compression "
-        f"{'off' if args.no_compression else 'offered'}"
+        f"{'off' if args.no_compression else 'offered'}, "
+        f"{'full' if args.full_frames else 'compact'} frames"
     )
     print(
         f"moves/s {moves / args.seconds:.0f}; opponent latency p50 {percentile(latencies, 0.5):.1f}"
