@@ -110,7 +110,8 @@ class Totals:
 class CollectorPauses:
     """The generator's own cyclic-collector passes while it measures, by generation (wall
     time): a pause here delays every frame this process reads, so it shows in the latency
-    as if the server had been slow."""
+    as if the server had been slow. The collector is off while it measures (`generate`), so a
+    pass here would be one something asked for."""
 
     def __init__(self, until: float) -> None:
         self.passes: dict[int, list[float]] = {0: [], 1: [], 2: []}
@@ -301,12 +302,15 @@ async def generate(
     if waiting not in done:  # a socket failed before every one was open
         for task in done:
             task.result()
-    # This process stands for thousands of browsers, each with a heap of its own: a full
-    # collection here would walk every socket's objects at once and stall every frame it
-    # reads for up to half a second, which the latency would blame on the server. What the
-    # greeting made is kept out of the collector's way; the passes left are reported.
+    # This process stands for thousands of browsers, each with a heap of its own: a collector
+    # pass here walks every socket's objects at once and stalls every frame it reads, which
+    # the latency would blame on the server (with compact frames, whose dictionaries grow
+    # all the time, passes of up to 2.4 s). What the greeting made is kept out of the
+    # collector's way, and the collector stays off while it measures (reference counting
+    # still frees nearly everything; the process's peak RSS is reported).
     gc.collect()
     gc.freeze()
+    gc.disable()
     conn.send(("ready", len(readies)))
     # The main process says when to start: moves from then on, counted after the warm-up.
     warmup, seconds = await asyncio.to_thread(conn.recv)
@@ -332,6 +336,7 @@ async def generate(
             "frame_bytes": totals.frame_bytes,
             "cpu": time.process_time() - cpu_from,
             "gc_pauses": pauses.stop(),
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     )
 
@@ -537,7 +542,9 @@ def main() -> None:
     print(
         "generator CPU: "
         + ", ".join(f"{r['cpu'] / args.seconds * 100:.0f}%" for r in reports)
-        + f" of a core each ({args.procs} processes, nice {args.nice}); {os.cpu_count()} CPUs; "
+        + f" of a core each ({args.procs} processes, nice {args.nice}; peak RSS "
+        + ", ".join(f"{r['peak_rss_mib']:.0f}" for r in reports)
+        + f" MiB); {os.cpu_count()} CPUs; "
         f"1-minute load average {load:.1f}"
         + ("; server pinned to one CPU, generators to the others" if args.pin else "")
     )

@@ -41,15 +41,18 @@ SHORTEST_WORD = 8
 class Words:
     """One dictionary of a match (`LiveMatch.words_of`)."""
 
-    __slots__ = ("definitions", "numbers", "recent", "uses", "version")
+    __slots__ = ("base", "definitions", "numbers", "recent", "uses", "version")
 
-    def __init__(self) -> None:
+    def __init__(self, base: int = 0) -> None:
+        self.base = base
+        """The number of the first entry: a dictionary that replaces a dropped one numbers on
+        from where that one stopped, so a number a client holds is never given another value."""
         self.numbers: dict[bytes, int] = {}
         """b"v" + the JSON of a value as the server holds it (b"k": of a key list) -> number."""
         self.definitions: list[orjson.Fragment] = []
-        """number -> its definition as sent, as JSON text."""
+        """number - base -> its definition as sent, as JSON text."""
         self.uses: list[tuple[int, ...]] = []
-        """number -> the numbers its definition refers to."""
+        """number - base -> the numbers its definition refers to."""
         self.version = -1
         self.recent: dict[int, tuple[Any, Any, tuple[int, ...]]] = {}
         """id(value) -> (value, entry(value)) for values of `version`: the viewers of a match
@@ -92,7 +95,7 @@ class Words:
     def _add(self, key: bytes, definition: Any, uses: list[int]) -> int | None:
         if len(self.definitions) >= MAX_WORDS:
             return None
-        number = self.numbers[key] = len(self.definitions)
+        number = self.numbers[key] = self.base + len(self.definitions)
         # Kept as its JSON text (an orjson Fragment goes into a frame as it is): less memory
         # than the lists and objects it was made of.
         text = bytes(memoryview(orjson.dumps(definition)))  # a copy: orjson's buffer is larger
@@ -102,6 +105,11 @@ class Words:
 
     def __len__(self) -> int:
         return len(self.definitions)
+
+    @property
+    def next_base(self) -> int:
+        """The base of the dictionary that replaces this one."""
+        return self.base + len(self.definitions)
 
     def _definition(self, value: Any, uses: list[int]) -> Any:
         """`value` packed, itself not numbered: an object as {"<key list>": [values]}."""
@@ -171,19 +179,22 @@ class CompactPatch:
     """The entries the items refer to (a connection must have them, and theirs)."""
 
     def frame(self, known: int) -> tuple[dict[str, Any], int]:
-        """The frame for a connection that has the entries whose bits are set in `known`, and
-        the bits after this frame. A connection that has an entry has the entries it uses."""
+        """The frame for a connection that has the entries whose bits are set in `known` (bit
+        n: entry `words.base` + n), and the bits after this frame. A connection that has an
+        entry has the entries it uses."""
         words = self.words
+        base = words.base
         definitions: dict[str, Any] = {}
 
         def tell(number: int) -> None:
             nonlocal known
-            if known >> number & 1:
+            bit = number - base
+            if known >> bit & 1:
                 return
-            for used in words.uses[number]:
+            for used in words.uses[bit]:
                 tell(used)
-            known |= 1 << number
-            definitions[str(number)] = words.definitions[number]
+            known |= 1 << bit
+            definitions[str(number)] = words.definitions[bit]
 
         for number in self.uses:
             tell(number)
@@ -197,6 +208,29 @@ class CompactPatch:
         if self.events:
             frame["e"] = self.events
         return frame, known
+
+
+class Told:
+    """What one connection has been told of its viewer's dictionary."""
+
+    __slots__ = ("known", "words")
+
+    def __init__(self) -> None:
+        self.words: Words | None = None
+        self.known = 0
+        """Bit n set: the connection has entry `words.base` + n."""
+
+    def frame(self, patch: CompactPatch) -> dict[str, Any]:
+        """The connection's frame of `patch`. The first one from a dictionary that replaced
+        the connection's (the match waited and its dictionary was dropped, or the match was
+        loaded afresh) carries `"f": 1`: the entries the client holds are not used again."""
+        renewed = patch.words is not self.words and self.words is not None
+        if patch.words is not self.words:
+            self.words, self.known = patch.words, 0
+        frame, self.known = patch.frame(self.known)
+        if renewed:
+            frame["f"] = 1
+        return frame
 
 
 def compact_patch(
@@ -268,6 +302,8 @@ class Reader:
     def expand(self, frame: dict[str, Any]) -> tuple[list[dict[str, Any]], list[Any]]:
         """(RFC 6902 ops, events) of a compact frame. The ops include a /version replace and,
         when `l` is there, a /legal_moves replace: applied, they give the full form's state."""
+        if frame.get("f"):
+            self.dictionary.clear()  # a new dictionary: the entries held are not used again
         for number, packed in frame.get("d", {}).items():
             self.dictionary[int(number)] = packed
         ops: list[dict[str, Any]] = [{"op": "replace", "path": "/version", "value": frame["v"]}]

@@ -31,7 +31,7 @@ from app.engine.contract import Outcome
 from app.engine.runtime import LiveMatch, stand_ins_of
 from app.errors import ArcadeError
 from app.realtime.collector import old_generation
-from app.realtime.compact import Words
+from app.realtime.compact import Told
 from app.realtime.hangup import close_now
 from app.realtime.outbox import Outbox
 from app.realtime.writer import FrameWriter
@@ -171,9 +171,9 @@ class MatchConnection:
     # Thousands of these live at once: slots, not a dict each.
     __slots__ = (
         "admitted", "busy", "closing", "compact", "connection_key", "context", "conversation",
-        "cookie_refused", "handling", "known", "lock", "match_id", "moving", "player_id",
+        "cookie_refused", "handling", "lock", "match_id", "moving", "player_id",
         "player_name", "restarting", "seated",
-        "sent_version", "watch", "websocket", "words", "writer",
+        "sent_version", "told", "watch", "websocket", "writer",
     )
 
     def __init__(self, context: AppContext, websocket: WebSocket, match_id: str) -> None:
@@ -189,8 +189,7 @@ class MatchConnection:
         self.seated = False  # as of the last lobby summary: decides which chat it may read
         self.admitted = False  # past hello
         self.compact = False  # asked for compact patch frames in hello (app/realtime/compact.py)
-        self.words: Words | None = None  # the dictionary `known` refers to
-        self.known = 0  # bit n set: this connection has been sent entry n of `words`
+        self.told: Told | None = None  # what it was sent of the compact form's dictionary
         settings = context.settings
         self.writer = FrameWriter(
             websocket,
@@ -615,12 +614,9 @@ class MatchConnection:
             self.sent_version = v
 
     def _compact_frame(self, live: LiveMatch, version: int, seat: int | None) -> dict[str, Any]:
-        patch = live.compact_patch(version, seat)
-        words = patch.words
-        if words is not self.words:  # a new seat, or the match was loaded afresh
-            self.words, self.known = words, 0
-        frame, self.known = patch.frame(self.known)
-        return frame
+        if self.told is None:
+            self.told = Told()
+        return self.told.frame(live.compact_patch(version, seat))
 
     async def _send_lobby(self, *, just_ended: bool = False) -> None:
         async with self.context.sessions() as session:

@@ -52,6 +52,7 @@ export class CompactReader {
    * frame that does not fit this connection's dictionary (the caller then asks for a sync).
    */
   expand(frame) {
+    if (frame.f) this.dictionary.clear(); // a new dictionary: the entries held are not used again
     for (const [number, packed] of Object.entries(frame.d || {})) {
       this.dictionary.set(Number(number), packed);
     }

@@ -22,7 +22,7 @@ from app.engine.dice import Dice
 from app.engine.registry import all_games, get_game
 from app.engine.runtime import LiveMatch
 from app.realtime import compact
-from app.realtime.compact import Reader
+from app.realtime.compact import Reader, Told
 from app.realtime.diff import make_patch
 from tests.conftest import LiveServer
 from tests.helpers import Viewer, guests, started_match
@@ -62,16 +62,17 @@ class Connection:
 
     def __init__(self, live: LiveMatch, seat: int | None) -> None:
         self.seat = seat
-        self.known = 0
+        self.told = Told()
         self.reader = Reader()
         self.state = _wire(live.viewer_state(live.version, seat))
         self.frames: list[dict[str, Any]] = []
 
     def receive(self, live: LiveMatch, version: int) -> None:
-        frame, self.known = live.compact_patch(version, self.seat).frame(self.known)
-        frame = _wire(frame)
+        frame = _wire(self.told.frame(live.compact_patch(version, self.seat)))
         self.frames.append(frame)
         ops, events = self.reader.expand(frame)
+        if frame.get("f"):  # a new dictionary: the reader holds only what this frame defined
+            assert set(self.reader.dictionary) == {int(n) for n in frame.get("d", {})}
         self.state = jsonpatch.apply_patch(self.state, ops)
         assert self.state == _wire(live.viewer_state(version, self.seat)), (version, self.seat)
         assert events == _wire(live.events_for(version, self.seat)), (version, self.seat)
@@ -85,9 +86,13 @@ class Connection:
         ]
 
 
-def _play(game_id: str, seed: int, players: int, moves: int) -> tuple[LiveMatch, list[Connection]]:
+def _play(
+    game_id: str, seed: int, players: int, moves: int, *, waits_every: int | None = None
+) -> tuple[LiveMatch, list[Connection]]:
     """A random match with a compact connection per seat and a spectator from the start, and
-    one of each that joins later (the dictionary is numbered already: it must be told)."""
+    one of each that joins later (the dictionary is numbered already: it must be told). With
+    `waits_every`, the match waits after every that many moves long enough for the idle sweep
+    to drop its views and dictionaries."""
     live = _match(game_id, seed, players)
     rng = random.Random(seed)
     viewers: list[int | None] = [*range(players), None]
@@ -97,6 +102,9 @@ def _play(game_id: str, seed: int, players: int, moves: int) -> tuple[LiveMatch,
             connection.receive(live, live.version)
         if live.version == moves // 3:
             connections += [Connection(live, seat) for seat in viewers]
+        if waits_every and live.version % waits_every == 0:
+            live.forget_views()
+            assert not live.words
     return live, connections
 
 
@@ -222,6 +230,22 @@ def test_odd_keys_and_strings_come_through() -> None:
             assert json.dumps(events) == json.dumps(full["events"])
 
 
+@pytest.mark.parametrize("game_id", ["c64-maze", "joystick-heroes"])
+def test_a_waiting_match_drops_its_dictionaries_and_numbers_on(game_id: str) -> None:
+    """A match that waits loses its dictionaries (kept for thousands of waiting matches they
+    outgrew the server's memory); the next frames start new ones, numbered on from the old, so
+    a number a client was given never comes back with another value."""
+    live, connections = _play(game_id, 5, 2, 90, waits_every=7)
+    for connection in connections:
+        defined = [int(n) for f in connection.frames for n in f.get("d", {})]
+        assert len(defined) == len(set(defined)), "a number was defined twice"
+        renewed = [i for i, f in enumerate(connection.frames) if f.get("f")]
+        assert len(renewed) >= 90 // 7 - 4, connection.seat
+        first_after = connection.frames[renewed[-1]].get("d", {})
+        before = [int(n) for f in connection.frames[: renewed[-1]] for n in f.get("d", {})]
+        assert min(map(int, first_after)) > max(before)
+
+
 def test_a_full_dictionary_sends_values_inline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compact, "MAX_WORDS", 40)
     live, connections = _play("c64-maze", 3, 2, 120)
@@ -250,7 +274,11 @@ for (const [id, kind, body] of lines) {
     continue;
   }
   const [frame, fullFrame] = body;
-  const { ops, events } = readers.get(id).expand(frame);
+  const reader = readers.get(id);
+  const { ops, events } = reader.expand(frame);
+  if (frame.f && reader.dictionary.size !== Object.keys(frame.d || {}).length) {
+    console.log(`${id} v${frame.v}: the dictionary was not renewed`); process.exit(1);
+  }
   compact.set(id, apply(compact.get(id), ops));
   full.set(id, apply(full.get(id), fullFrame.ops));
   // As JSON text: key order included (for the odd documents, keys sorted: see the test).
@@ -274,15 +302,17 @@ def test_the_browser_module_rebuilds_the_same(tmp_path: Path) -> None:
         live = _match(game_id, number, 2 if game_id != "c64-trains" else 3)
         rng = random.Random(number)
         viewers = [0, 1, None]
-        known = dict.fromkeys(viewers, 0)
+        told = {seat: Told() for seat in viewers}
         for seat in viewers:
             lines.append([f"{game_id}/{seat}", "snapshot", live.viewer_state(0, seat)])
         while live.version < 120 and _move(live, rng):
             v = live.version
             for seat in viewers:
-                frame, known[seat] = live.compact_patch(v, seat).frame(known[seat])
+                frame = told[seat].frame(live.compact_patch(v, seat))
                 full = {"ops": live.patch(v, seat), "events": live.events_for(v, seat)}
                 lines.append([f"{game_id}/{seat}", "p", [frame, full]])
+            if number % 2 and v % 9 == 0:  # the match waits: new dictionaries (`f`)
+                live.forget_views()
     for seed in range(10):
         lines.append([f"odd/{seed}", "snapshot", _tricky_views(seed, 1)[0]])
         lines += [[f"odd/{seed}", "p", list(pair)] for pair in _tricky_frames(seed, 30)]
