@@ -170,6 +170,10 @@ class LiveMatch:
     compact connection first needs one, and dropped with the views when the match waits."""
     _word_bases: dict[int | None, int] = field(default_factory=dict)
     """Where the next dictionary of each viewer key numbers from (after a dropped one)."""
+    _inline_through: int = -1
+    """Frames of versions up to this one are made with dictionaries that number nothing: the
+    version after the match last waited (`forget_views`). A person's every move comes after a
+    wait; a match played fast numbers its values again from its next version on."""
     _seats: list[dict[str, Any]] | None = None
     moved_at: float = 0.0
     """time.monotonic() of the last version this process made or learnt of."""
@@ -210,6 +214,8 @@ class LiveMatch:
             return None
 
     def remember(self, version: int, state: State, events: list[Event]) -> None:
+        if version == self._inline_through + 1:
+            self._drop_words()  # played on without a wait: numbered dictionaries again
         self.history[version] = (state, events)
         self.moved_at = time.monotonic()
         while len(self.history) > HISTORY:
@@ -255,11 +261,13 @@ class LiveMatch:
         The compact form's dictionaries go too. A dictionary grows with nearly every move
         (most values of a move are new) up to `MAX_WORDS` entries, about 250 bytes each: kept
         for every waiting match, 5,000 matches at a person's pace took the server from 466 to
-        over 1,000 MiB within 80 seconds. The next frame starts a new dictionary, numbered on
-        from this one (`Words.base`), and tells each connection so (`Told`)."""
+        over 1,000 MiB within 80 seconds. The next version's frames put their values inline
+        (a dictionary begun for one move costs more bytes and CPU than it saves); if the
+        match plays on from there without waiting, new dictionaries number its values again,
+        on from these (`Words.base`). Each connection is told of a new dictionary (`Told`)."""
         current = {key: board for key, board in self._boards.items() if key[0] == self.version}
-        for key, words in self.words.items():
-            self._word_bases[key] = words.next_base
+        self._drop_words()
+        self._inline_through = self.version + 1
         for cache in (
             self._views,
             self._patches,
@@ -268,12 +276,16 @@ class LiveMatch:
             self._boards,
             self._board_patches,
             self._compact,
-            self.words,
         ):
             cache.clear()
         self._boards.update(current)
         while len(self.history) > 2:
             self.history.popitem(last=False)
+
+    def _drop_words(self) -> None:
+        for key, words in self.words.items():
+            self._word_bases[key] = words.next_base
+        self.words.clear()
 
     def computers(self) -> dict[int, str]:
         """seat -> level of every seat a computer plays now (its own, or standing in)."""
@@ -436,13 +448,16 @@ class LiveMatch:
             self._events[key] = cached
         return cached
 
-    def words_of(self, seat: int | None) -> Words:
-        """`seat`'s dictionary of the compact form: its own in a game with hidden information
-        (nothing it was not sent may be in it), else one for every viewer (as the board)."""
+    def words_of(self, seat: int | None, version: int) -> Words:
+        """`seat`'s dictionary of the compact form for the frame of `version`: its own in a
+        game with hidden information (nothing it was not sent may be in it), else one for
+        every viewer (as the board)."""
         key = self._board_key(seat)
         words = self.words.get(key)
         if words is None:
-            words = self.words[key] = Words(self._word_bases.get(key, 0))
+            words = self.words[key] = Words(
+                self._word_bases.get(key, 0), numbered=version > self._inline_through
+            )
         return words
 
     def compact_patch(self, version: int, seat: int | None) -> CompactPatch:
@@ -450,7 +465,7 @@ class LiveMatch:
         key = (version, seat)
         cached = self._compact.get(key)
         if cached is None:
-            words = self.words_of(seat)
+            words = self.words_of(seat, version)
             cached = self._compact[key] = compact_patch(
                 words,
                 version,
