@@ -119,6 +119,11 @@ class Settings(BaseSettings):
         description="matches a process keeps in memory; the least recently used idle one "
         "beyond it is dropped and reloaded (moves replayed) when needed again",
     )
+    idle_views_seconds: float = Field(
+        default=2.0, gt=0,
+        description="seconds without a move after which a match counts as waiting: its cached "
+        "views and compact-frame dictionaries are dropped",
+    )
     gc_after_closed_sockets: int = Field(
         default=250,
         description="closed sockets after which the oldest generation is collected (0: never)",

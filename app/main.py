@@ -126,7 +126,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             engine=engine,
             sessions=make_sessionmaker(engine),
             hub=hub,
-            runtime=MatchRuntime(engine, announce, max_live=settings.live_matches),
+            runtime=MatchRuntime(
+                engine,
+                announce,
+                max_live=settings.live_matches,
+                idle_views=settings.idle_views_seconds,
+            ),
             presence=Presence(
                 redis_url=settings.redis_url, owner=this_process, ttl=settings.presence_ttl_seconds
             ),
@@ -174,8 +179,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # A stopping process hands its matches over as soon as its sockets are closed.
         context.drain.hooks.append(keepers.release_all)
         absence = Absence(
-            context.sessions, context.presence, hub, away_after=settings.away_after_seconds,
-            leases=leases, sweep_every=settings.away_sweep_seconds,
+            context.sessions,
+            context.presence,
+            hub,
+            away_after=settings.away_after_seconds,
+            leases=leases,
+            sweep_every=settings.away_sweep_seconds,
             database=settings.database_url,
         )
         context.absence = absence

