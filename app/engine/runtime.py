@@ -170,10 +170,10 @@ class LiveMatch:
     compact connection first needs one, and dropped with the views when the match waits."""
     _word_bases: dict[int | None, int] = field(default_factory=dict)
     """Where the next dictionary of each viewer key numbers from (after a dropped one)."""
-    after_wait: int = -1
-    """The version that came after the match last waited (`forget_views`): compact frames up
-    to it are made with dictionaries that number nothing. A person's every move comes after a
-    wait; a match played fast numbers its values again from the version after it on."""
+    numbered_from: int = 0
+    """The first version whose compact frames number values again (`forget_views` sets it
+    `PLAYED_ON` versions ahead): the frames before it are made with dictionaries that number
+    nothing, and `"compact": 2` connections get them in full."""
     _seats: list[dict[str, Any]] | None = None
     moved_at: float = 0.0
     """time.monotonic() of the last version this process made or learnt of."""
@@ -214,7 +214,7 @@ class LiveMatch:
             return None
 
     def remember(self, version: int, state: State, events: list[Event]) -> None:
-        if version == self.after_wait + 1:
+        if version == self.numbered_from:
             self._drop_words()  # played on without a wait: numbered dictionaries again
         self.history[version] = (state, events)
         self.moved_at = time.monotonic()
@@ -261,13 +261,14 @@ class LiveMatch:
         The compact form's dictionaries go too. A dictionary grows with nearly every move
         (most values of a move are new) up to `MAX_WORDS` entries, about 250 bytes each: kept
         for every waiting match, 5,000 matches at a person's pace took the server from 466 to
-        over 1,000 MiB within 80 seconds. The next version's frames put their values inline
-        (a dictionary begun for one move costs more bytes and CPU than it saves); if the
-        match plays on from there without waiting, new dictionaries number its values again,
-        on from these (`Words.base`). Each connection is told of a new dictionary (`Told`)."""
+        over 1,000 MiB within 80 seconds. The frames of the next `PLAYED_ON` versions put
+        their values inline (a dictionary begun for a few moves costs more bytes and CPU than
+        it saves); if the match plays on that long without waiting, new dictionaries number
+        its values again, on from these (`Words.base`). Each connection is told of a new
+        dictionary (`Told`)."""
         current = {key: board for key, board in self._boards.items() if key[0] == self.version}
         self._drop_words()
-        self.after_wait = self.version + 1
+        self.numbered_from = self.version + 1 + PLAYED_ON
         for cache in (
             self._views,
             self._patches,
@@ -449,8 +450,9 @@ class LiveMatch:
         return cached
 
     def waited_before(self, version: int) -> bool:
-        """The match waited (its views were dropped) before making `version`, or later."""
-        return version <= self.after_wait
+        """The match waited (its views were dropped) within the `PLAYED_ON` versions before
+        `version`: its compact frames number nothing."""
+        return version < self.numbered_from
 
     def words_of(self, seat: int | None, version: int) -> Words:
         """`seat`'s dictionary of the compact form for the frame of `version`: its own in a
@@ -524,6 +526,14 @@ that the least recently used idle one is dropped (it is reloaded from the databa
 replayed, if anyone needs it again). Without a bound every match ever played since the start
 stayed cached: memory grew, and so did the collector's work per move. The bound must exceed
 the matches being played at once, or every move of a match that fell out reloads it."""
+
+
+PLAYED_ON = 8
+"""Versions a match makes without waiting before its compact frames number values again. A
+dictionary begun afresh costs more than it saves for a few moves (its first frame: 1,179 B
+and 194 us against 818 B and 120 us inline, C64 Maze in-process); at a person's pace (5 s on
+average) 40% of moves come within the 2 to 3 s that count as waiting, so numbering again
+at the first of them cost 110 us a move more than full frames at 5,000 matches."""
 
 
 IDLE_VIEWS = 2.0

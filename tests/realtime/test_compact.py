@@ -21,7 +21,7 @@ import pytest
 
 from app.engine.dice import Dice
 from app.engine.registry import all_games, get_game
-from app.engine.runtime import LiveMatch
+from app.engine.runtime import PLAYED_ON, LiveMatch
 from app.realtime import compact
 from app.realtime.compact import Reader, Told
 from app.realtime.diff import make_patch
@@ -236,22 +236,25 @@ def test_a_waiting_match_drops_its_dictionaries_and_numbers_on(game_id: str) -> 
     """A match that waits loses its dictionaries (kept for thousands of waiting matches they
     outgrew the server's memory); the next frames start new ones, numbered on from the old, so
     a number a client was given never comes back with another value."""
-    live, connections = _play(game_id, 5, 2, 90, waits_every=7)
+    live, connections = _play(game_id, 5, 2, 90, waits_every=PLAYED_ON + 5)
     for connection in connections:
         defined = [int(n) for f in connection.frames for n in f.get("d", {})]
         assert len(defined) == len(set(defined)), "a number was defined twice"
         renewed = [i for i, f in enumerate(connection.frames) if f.get("f")]
-        assert len(renewed) >= 90 // 7 - 4, connection.seat
+        assert len(renewed) >= 90 // (PLAYED_ON + 5) - 2, connection.seat
         for i in renewed:
             before = [int(n) for f in connection.frames[:i] for n in f.get("d", {})]
             after = [int(n) for f in connection.frames[i:] for n in f.get("d", {})]
             assert not before or not after or min(after) > max(before)
-        # The frame after a wait numbers nothing (its values inline); the next numbers again.
-        after_wait = [connection.frames[i] for i in renewed if "d" not in connection.frames[i]]
-        assert after_wait and all(
-            isinstance(ref, list) for f in after_wait for ref in f.get("o", [])
-        )
-        assert any("d" in f for f in connection.frames[renewed[-1] :])
+        # The frames of PLAYED_ON versions after a wait number nothing (their values inline);
+        # then numbering starts again.
+        waits = [i for i in renewed if "d" not in connection.frames[i]]
+        assert waits
+        for i in waits:
+            inline = connection.frames[i : i + PLAYED_ON]
+            assert all("d" not in f for f in inline)
+            assert all(isinstance(ref, list) for f in inline for ref in f.get("o", []))
+        assert any("d" in connection.frames[i] for i in renewed), "numbering never resumed"
 
 
 def test_a_full_dictionary_sends_values_inline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -452,7 +455,7 @@ async def test_after_a_wait_compact_two_gets_the_full_frame(tmp_path: Path) -> N
             told = _frame_of(older, after_wait)
             assert told["type"] == "p" and told.get("f") == 1 and "d" not in told
             # Played on: compact frames again, the first from a new dictionary.
-            for _move in range(6):
+            for _move in range(PLAYED_ON + 6):
                 version = await move()
                 frame = _frame_of(page, version)
                 if frame["type"] == "p":
