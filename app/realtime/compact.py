@@ -26,6 +26,7 @@ nothing else. A dictionary is bounded (`MAX_WORDS`): past it, new values go inli
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,12 +39,26 @@ SHORTEST_WORD = 8
 """Strings this long or longer are numbered (shorter ones cost less than their number)."""
 
 
+_serials = itertools.count()
+
+
 class Words:
     """One dictionary of a match (`LiveMatch.words_of`)."""
 
-    __slots__ = ("base", "definitions", "numbered", "numbers", "recent", "uses", "version")
+    __slots__ = (
+        "base",
+        "definitions",
+        "numbered",
+        "numbers",
+        "recent",
+        "serial",
+        "uses",
+        "version",
+    )
 
     def __init__(self, base: int = 0, *, numbered: bool = True) -> None:
+        self.serial = next(_serials)
+        """Tells dictionaries apart without holding them (`Told`)."""
         self.base = base
         """The number of the first entry: a dictionary that replaces a dropped one numbers on
         from where that one stopped, so a number a client holds is never given another value."""
@@ -222,20 +237,24 @@ class CompactPatch:
 class Told:
     """What one connection has been told of its viewer's dictionary."""
 
-    __slots__ = ("known", "words")
+    __slots__ = ("known", "serial")
 
     def __init__(self) -> None:
-        self.words: Words | None = None
+        self.serial: int | None = None
+        """The `Words.serial` of the dictionary the connection holds entries of: not the
+        dictionary itself, which a waiting match drops (a connection that was sent full
+        frames since would otherwise keep it alive)."""
         self.known = 0
-        """Bit n set: the connection has entry `words.base` + n."""
+        """Bit n set: the connection has entry `base` + n of that dictionary."""
 
     def frame(self, patch: CompactPatch) -> dict[str, Any]:
         """The connection's frame of `patch`. The first one from a dictionary that replaced
         the connection's (the match waited and its dictionary was dropped, or the match was
         loaded afresh) carries `"f": 1`: the entries the client holds are not used again."""
-        renewed = patch.words is not self.words and self.words is not None
-        if patch.words is not self.words:
-            self.words, self.known = patch.words, 0
+        serial = patch.words.serial
+        renewed = serial != self.serial and self.serial is not None
+        if serial != self.serial:
+            self.serial, self.known = serial, 0
         frame, self.known = patch.frame(self.known)
         if renewed:
             frame["f"] = 1
