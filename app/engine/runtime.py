@@ -214,8 +214,6 @@ class LiveMatch:
             return None
 
     def remember(self, version: int, state: State, events: list[Event]) -> None:
-        if version == self.numbered_from:
-            self._drop_words()  # played on without a wait: numbered dictionaries again
         self.history[version] = (state, events)
         self.moved_at = time.monotonic()
         while len(self.history) > HISTORY:
@@ -267,7 +265,9 @@ class LiveMatch:
         its values again, on from these (`Words.base`). Each connection is told of a new
         dictionary (`Told`)."""
         current = {key: board for key, board in self._boards.items() if key[0] == self.version}
-        self._drop_words()
+        for key, words in self.words.items():
+            self._word_bases[key] = words.next_base
+        self.words.clear()
         self.numbered_from = self.version + 1 + PLAYED_ON
         for cache in (
             self._views,
@@ -282,11 +282,6 @@ class LiveMatch:
         self._boards.update(current)
         while len(self.history) > 2:
             self.history.popitem(last=False)
-
-    def _drop_words(self) -> None:
-        for key, words in self.words.items():
-            self._word_bases[key] = words.next_base
-        self.words.clear()
 
     def computers(self) -> dict[int, str]:
         """seat -> level of every seat a computer plays now (its own, or standing in)."""
@@ -460,10 +455,12 @@ class LiveMatch:
         every viewer (as the board)."""
         key = self._board_key(seat)
         words = self.words.get(key)
-        if words is None:
-            words = self.words[key] = Words(
-                self._word_bases.get(key, 0), numbered=not self.waited_before(version)
-            )
+        numbered = not self.waited_before(version)
+        # Played on long enough without a wait: an inline dictionary (it holds no entries, so
+        # its successor starts where it did) gives way to one that numbers values again.
+        if words is None or (numbered and not words.numbered):
+            base = self._word_bases.get(key, 0) if words is None else words.base
+            words = self.words[key] = Words(base, numbered=numbered)
         return words
 
     def compact_patch(self, version: int, seat: int | None) -> CompactPatch:

@@ -600,8 +600,8 @@ class MatchConnection:
         assert self.sent_version is not None
         seat = live.seat_of(self.player_id)
         for v in range(self.sent_version + 1, version + 1):
-            # compact 2: the version after a wait goes out in full, which costs the server
-            # nothing more (a dictionary begun for one move saves nothing; deflate shrinks it).
+            # compact 2: the versions right after a wait go out in full, the cheapest frames to
+            # make (a dictionary begun for a few moves saves nothing; deflate shrinks them).
             if self.compact == 1 or (self.compact == 2 and not live.waited_before(v)):
                 self.send(self._compact_frame(live, v, seat))
             else:
