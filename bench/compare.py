@@ -304,15 +304,26 @@ def psql(database_url: str, *commands: str) -> str:
     return subprocess.run(args, check=True, capture_output=True, text=True).stdout
 
 
-def start_ours(pg: str, database: str, port: int, log: Any) -> subprocess.Popen[bytes]:
-    """Our server on a fresh database `database` (dropped and made again), limits lifted."""
+def start_ours(
+    pg: str, database: str, port: int, log: Any, *, workers: int = 1, redis: str | None = None
+) -> subprocess.Popen[bytes]:
+    """Our server on a fresh database `database` (dropped and made again), limits lifted; with
+    several workers, sharing `redis` as `arcade serve --workers` requires."""
     require_free_port(port, "our server (--ours-url)")
     psql(f"{pg}/postgres", f'DROP DATABASE IF EXISTS "{database}"', f'CREATE DATABASE "{database}"')
     env = dict(os.environ)
     env.update({name: "1000000/minute" for name in LIMIT_ENV})
     env.update({"DATABASE_URL": f"{pg}/{database}", "PORT": str(port)})
+    if workers > 1:
+        # A scope of its own, so that leases and presence left in Redis by an earlier run
+        # (or by anything else using this Redis) are not this run's.
+        env.update({"REDIS_URL": redis or "redis://127.0.0.1:6379/0", "LEASE_SCOPE": database})
     process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env, stdout=log, stderr=log
+        [sys.executable, "-m", "app.cli", "serve", "--workers", str(workers)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
     )
     wait_until_up(f"http://127.0.0.1:{port}/healthz", process, "our server")
     return process
@@ -326,6 +337,20 @@ def start_bgio(port: int, log: Any) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(["node", "server.js"], cwd=BGIO_DIR, env=env, stdout=log, stderr=log)
     wait_until_up(f"http://127.0.0.1:{port}/games", process, "boardgame.io")
     return process
+
+
+def process_tree(pid: int) -> Callable[[], list[int]]:
+    """`pid` and its children (the workers of `arcade serve --workers N`, and its computer
+    players' and record checker's processes, which the benchmark leaves idle)."""
+
+    def find() -> list[int]:
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as children:
+                return [pid, *(int(child) for child in children.read().split())]
+        except OSError:
+            return [pid]
+
+    return find
 
 
 def database_backends(pg: str, database: str) -> Callable[[], list[int]]:
@@ -479,6 +504,15 @@ def main() -> None:
         default="postgresql://postgres@127.0.0.1:5432",
         help="PostgreSQL server URL without a database",
     )
+    parser.add_argument(
+        "--ours-workers",
+        type=int,
+        default=1,
+        help="with --start: our server's processes (`arcade serve --workers N`, sharing Redis)",
+    )
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/0", help="Redis for --ours-workers above 1"
+    )
     parser.add_argument("--log", default="/tmp/compare-servers.log", help="the servers' output")
     args = parser.parse_args()
 
@@ -490,7 +524,14 @@ def main() -> None:
     try:
         if args.start:
             if args.only != "boardgame.io":
-                process = start_ours(args.postgres, args.ours_database, _port(ours_url), log)
+                process = start_ours(
+                    args.postgres,
+                    args.ours_database,
+                    _port(ours_url),
+                    log,
+                    workers=args.ours_workers,
+                    redis=args.redis,
+                )
                 started.append(process)
                 ours_pid = process.pid
             if args.only != "ours":
@@ -501,7 +542,7 @@ def main() -> None:
         if args.only != "boardgame.io":
             watch: dict[str, Callable[[], list[int]]] = {}
             if ours_pid is not None:
-                watch["server"] = lambda: [ours_pid]
+                watch["server"] = process_tree(ours_pid)
             if args.ours_database:
                 watch["db"] = database_backends(args.postgres, args.ours_database)
             servers.append((lambda: OurServer(ours_url), watch))
