@@ -222,15 +222,7 @@ class LiveMatch:
             del self.deadlines[old]
         for old in [v for v in self.turn_deadlines if v < version - HISTORY]:
             del self.turn_deadlines[old]
-        caches: tuple[dict[Any, Any], ...] = (
-            self._views,
-            self._patches,
-            self._legal,
-            self._events,
-            self._boards,
-            self._board_patches,
-            self._compact,
-        )
+        caches = self._caches()
         # Views, patches and legal moves are kept for this version and the one before (the
         # next patch diffs against this one): older ones are rebuilt from the history if a
         # lagging connection asks. A mover's legal moves alone can be 40 KiB of objects.
@@ -245,6 +237,30 @@ class LiveMatch:
             for cache in caches:
                 for key in [k for k in cache if k[0] < version - 1]:
                     del cache[key]
+
+    def forget_version(self, version: int) -> None:
+        """Takes back `remember(version)` and `reach(version)` made ahead of a commit that
+        failed (another process made that version first): its views and patches show a move
+        that never happened. What `remember` dropped as too old stays dropped: it is rebuilt
+        from the history, or a lagging connection gets a snapshot."""
+        self.history.pop(version, None)
+        self.deadlines.pop(version, None)
+        self.turn_deadlines.pop(version, None)
+        for cache in self._caches():
+            for key in [k for k in cache if k[0] == version]:
+                del cache[key]
+
+    def _caches(self) -> tuple[dict[Any, Any], ...]:
+        """What is kept per (version, viewer), rebuilt from the history when dropped."""
+        return (
+            self._views,
+            self._patches,
+            self._legal,
+            self._events,
+            self._boards,
+            self._board_patches,
+            self._compact,
+        )
 
     def forget_views(self) -> None:
         """Drops every cached view, patch, legal-move list and event text (they are rebuilt
@@ -269,15 +285,7 @@ class LiveMatch:
             self._word_bases[key] = words.next_base
         self.words.clear()
         self.numbered_from = self.version + 1 + PLAYED_ON
-        for cache in (
-            self._views,
-            self._patches,
-            self._legal,
-            self._events,
-            self._boards,
-            self._board_patches,
-            self._compact,
-        ):
+        for cache in self._caches():
             cache.clear()
         self._boards.update(current)
         while len(self.history) > 2:
@@ -952,9 +960,22 @@ class MatchRuntime:
                 state, events = live.game.apply(live.state, seat, move, Dice(live.seed, seq))
                 outcome = live.game.outcome(state)
                 at_ms = int(time.time() * 1000)
-                persisted = await self._persist(
-                    live, seq, seat, move, events, client_id, outcome, by_computer, at_ms
+                committed = self._writer.enqueue(
+                    self._move_row(live, seq, seat, move, events, client_id, by_computer, at_ms),
+                    outcome,
                 )
+                # While the database flushes the move to disk (most of a move's time when the
+                # server is not busy) its frames are made, so that they go out as soon as it
+                # is durable.
+                ahead = outcome is None and await self._build_ahead(live, seq, state, events, at_ms)
+                try:
+                    persisted = await committed
+                except BaseException:  # cancelled: this process does not hold the version
+                    if ahead:
+                        live.forget_version(seq)
+                    raise
+                if not persisted and ahead:
+                    live.forget_version(seq)
                 if not persisted:
                     # Either another process took this version, or this id was used before
                     # (a resend of a move accepted long ago that happens to be legal again).
@@ -964,8 +985,9 @@ class MatchRuntime:
                 if persisted:
                     live.state, live.version, live.outcome = state, seq, outcome
                     live.status = "finished" if outcome is not None else "active"
-                    live.remember(seq, state, events)
-                    live.reach(seq, at_ms)
+                    if not ahead:
+                        live.remember(seq, state, events)
+                        live.reach(seq, at_ms)
                     if client_id is not None:
                         live.answers[client_id] = seq
                         while len(live.answers) > ANSWERS:
@@ -986,6 +1008,28 @@ class MatchRuntime:
             except Exception:
                 log.exception("an after-move callback failed for match %s", match_id)
         return seq
+
+    @staticmethod
+    async def _build_ahead(
+        live: LiveMatch, seq: int, state: State, events: list[Event], at_ms: int
+    ) -> bool:
+        """Remembers version `seq` and builds every seat's patch to it while its commit is in
+        flight; True if it did (the caller takes it back with `forget_version` if the commit
+        fails). A move that ends the match is not built ahead: its status changes with the
+        commit, and the views depend on it."""
+        try:
+            await asyncio.sleep(0)  # the writer's turn first: the statement goes out
+            live.remember(seq, state, events)
+            live.reach(seq, at_ms)
+            for seat in range(len(live.players)):
+                live.patch(seq, seat)
+        except BaseException as exc:
+            live.forget_version(seq)
+            if not isinstance(exc, Exception):
+                raise  # cancelled
+            log.exception("match %s: building version %d ahead of its commit failed", live.id, seq)
+            return False
+        return True
 
     async def _forgotten_answer(self, live: LiveMatch, client_id: str | None) -> int | None:
         """The version a move id got earlier in this match, if it is older than the ids kept
@@ -1090,19 +1134,18 @@ class MatchRuntime:
             return False
         return move in live.game.out_of_turn_moves(live.history[version][0], seat)
 
-    async def _persist(
-        self,
+    @staticmethod
+    def _move_row(
         live: LiveMatch,
         seq: int,
         seat: int,
         move: dict[str, Any],
         events: list[Event],
         client_id: str | None,
-        outcome: Outcome | None,
         by_computer: bool,
         at_ms: int,
-    ) -> bool:
-        row = {
+    ) -> dict[str, Any]:
+        return {
             "match_id": live.id,
             "seq": seq,
             "seat": seat,
@@ -1114,7 +1157,6 @@ class MatchRuntime:
             # millisecond the process that made it used.
             "created_at": from_epoch_ms(at_ms),
         }
-        return await self._writer.write(row, outcome)
 
 
 # PostgreSQL: a whole batch is one statement however many moves it holds (arrays unnested,
@@ -1163,13 +1205,16 @@ class MoveWriter:
         """PostgreSQL: the writer's own connection, outside the engine's pool (checking one out
         of the pool for every batch cost more than the statement's own client CPU)."""
 
-    async def write(self, row: dict[str, Any], outcome: Outcome | None) -> bool:
+    def enqueue(self, row: dict[str, Any], outcome: Outcome | None) -> asyncio.Future[bool]:
+        """The move goes into the next batch; the future says whether it was committed (False:
+        another process made that version first). The batch is sent at the writer's next turn
+        on the event loop."""
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append((row, outcome, future))
         self._wakeup.set()
-        return await future
+        return future
 
     async def close(self) -> None:
         if self._task is not None:

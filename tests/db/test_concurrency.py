@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -15,7 +16,7 @@ from sqlalchemy import func, select
 from app.db.migrate import upgrade_to_head
 from app.db.models import Move
 from app.db.session import make_engine, make_sessionmaker
-from app.engine.runtime import MatchRuntime
+from app.engine.runtime import LiveMatch, MatchRuntime
 from app.errors import ArcadeError
 from tests.conftest import drop_postgres_database, fresh_postgres_database
 from tests.helpers import started_match_in_db
@@ -100,6 +101,41 @@ async def test_two_seats_in_a_simultaneous_phase_are_both_applied(pg_url: str) -
         await runtimes[0].ensure_version(lives[0], 2)
         await runtimes[1].ensure_version(lives[1], 2)
         assert lives[0].state == lives[1].state
+    finally:
+        for e in engines:
+            await e.dispose()
+
+
+async def test_the_loser_of_a_race_shows_the_winners_move_not_its_own(pg_url: str) -> None:
+    """A runtime builds a move's views and patches while its commit is in flight
+    (MatchRuntime._submit_as). The racer whose commit fails must drop them: every view and
+    patch it then holds is the one a third process builds from the moves that were committed."""
+    engines = [make_engine(pg_url) for _ in range(3)]
+    runtimes = [MatchRuntime(e, _noop) for e in engines]
+    try:
+        match_id, players = await _started(pg_url)
+        lives = [await r.get(match_id) for r in runtimes[:2]]
+        assert lives[0] is not None and lives[1] is not None
+        moves = [lives[i].game.legal_moves(lives[i].state, i)[0] for i in (0, 1)]
+        await asyncio.gather(
+            *(
+                runtimes[i].submit(match_id, player_id=players[i], raw_move=moves[i], version=0)
+                for i in (0, 1)
+            )
+        )
+        fresh = await runtimes[2].get(match_id)  # loaded from the moves table afterwards
+        assert fresh is not None and fresh.version == 2
+
+        def shown(live: LiveMatch) -> dict[tuple[int, int], Any]:
+            return {
+                (v, s): (live.viewer_state(v, s), live.patch(v, s), live.events_for(v, s))
+                for v in (1, 2)
+                for s in range(len(live.players))
+            }
+
+        for runtime, live in zip(runtimes[:2], lives, strict=True):
+            await runtime.ensure_version(live, 2)
+            assert shown(live) == shown(fresh)
     finally:
         for e in engines:
             await e.dispose()
