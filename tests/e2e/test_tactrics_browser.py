@@ -152,8 +152,12 @@ def test_advanced_setup_places_controllers_by_clicking_routers(
         page.goto(f"/match/{match_id}")
         expect(page.get_by_test_id("tactrics")).to_have_attribute("data-phase", "setup")
     for page in pages:  # V7: two controllers each on her own starting routers
+        board = page.get_by_test_id("tactrics")
         for placed in (1, 2):
             page.locator('[data-testid="router"].clickable').first.click()
+            # A click while a move is on its way is ignored: wait for this one's answer (the
+            # other player's controllers may already be counted below).
+            expect(board).to_have_attribute("data-busy", "false")
             expect(page.locator('[data-testid="controller"]')).not_to_have_count(placed - 1)
     for page in pages:
         expect(page.get_by_test_id("tactrics")).to_have_attribute("data-phase", "play")
