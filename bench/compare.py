@@ -304,8 +304,11 @@ def psql(database_url: str, *commands: str) -> str:
     return subprocess.run(args, check=True, capture_output=True, text=True).stdout
 
 
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+
+
 def start_ours(
-    pg: str, database: str, port: int, log: Any, *, workers: int = 1, redis: str | None = None
+    pg: str, database: str, port: int, log: Any, *, workers: int = 1, redis: str = DEFAULT_REDIS
 ) -> subprocess.Popen[bytes]:
     """Our server on a fresh database `database` (dropped and made again), limits lifted; with
     several workers, sharing `redis` as `arcade serve --workers` requires."""
@@ -317,7 +320,7 @@ def start_ours(
     if workers > 1:
         # A scope of its own, so that leases and presence left in Redis by an earlier run
         # (or by anything else using this Redis) are not this run's.
-        env.update({"REDIS_URL": redis or "redis://127.0.0.1:6379/0", "LEASE_SCOPE": database})
+        env.update({"REDIS_URL": redis, "LEASE_SCOPE": database})
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--workers", str(workers)],
         cwd=ROOT,
@@ -510,9 +513,7 @@ def main() -> None:
         default=1,
         help="with --start: our server's processes (`arcade serve --workers N`, sharing Redis)",
     )
-    parser.add_argument(
-        "--redis", default="redis://127.0.0.1:6379/0", help="Redis for --ours-workers above 1"
-    )
+    parser.add_argument("--redis", default=DEFAULT_REDIS, help="Redis for --ours-workers above 1")
     parser.add_argument("--log", default="/tmp/compare-servers.log", help="the servers' output")
     args = parser.parse_args()
 

@@ -968,14 +968,13 @@ class MatchRuntime:
                 # server is not busy) its frames are made, so that they go out as soon as it
                 # is durable.
                 ahead = outcome is None and await self._build_ahead(live, seq, state, events, at_ms)
+                persisted = False
                 try:
                     persisted = await committed
-                except BaseException:  # cancelled: this process does not hold the version
-                    if ahead:
+                finally:
+                    # Refused, or cancelled while waiting: this process does not hold it.
+                    if ahead and not persisted:
                         live.forget_version(seq)
-                    raise
-                if not persisted and ahead:
-                    live.forget_version(seq)
                 if not persisted:
                     # Either another process took this version, or this id was used before
                     # (a resend of a move accepted long ago that happens to be legal again).
@@ -1015,20 +1014,21 @@ class MatchRuntime:
     ) -> bool:
         """Remembers version `seq` and builds every seat's patch to it while its commit is in
         flight; True if it did (the caller takes it back with `forget_version` if the commit
-        fails). A move that ends the match is not built ahead: its status changes with the
-        commit, and the views depend on it."""
+        fails). The caller does not build a move that ends the match ahead: its status changes
+        with the commit, and the views depend on it."""
         try:
             await asyncio.sleep(0)  # the writer's turn first: the statement goes out
             live.remember(seq, state, events)
             live.reach(seq, at_ms)
             for seat in range(len(live.players)):
                 live.patch(seq, seat)
-        except BaseException as exc:
+        except Exception:  # built after the commit instead, where it fails as it always did
             live.forget_version(seq)
-            if not isinstance(exc, Exception):
-                raise  # cancelled
             log.exception("match %s: building version %d ahead of its commit failed", live.id, seq)
             return False
+        except BaseException:  # cancelled
+            live.forget_version(seq)
+            raise
         return True
 
     async def _forgotten_answer(self, live: LiveMatch, client_id: str | None) -> int | None:
