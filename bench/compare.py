@@ -513,6 +513,12 @@ def main() -> None:
         default=1,
         help="with --start: our server's processes (`arcade serve --workers N`, sharing Redis)",
     )
+    parser.add_argument(
+        "--ours-compact",
+        action="store_true",
+        help="our players ask for the compact frames as the match page does (`compact: 2`) "
+        "and expand them with its reader, instead of the full `patch` frames",
+    )
     parser.add_argument("--redis", default=DEFAULT_REDIS, help="Redis for --ours-workers above 1")
     parser.add_argument("--log", default="/tmp/compare-servers.log", help="the servers' output")
     args = parser.parse_args()
@@ -546,7 +552,7 @@ def main() -> None:
                 watch["server"] = process_tree(ours_pid)
             if args.ours_database:
                 watch["db"] = database_backends(args.postgres, args.ours_database)
-            servers.append((lambda: OurServer(ours_url), watch))
+            servers.append((lambda: OurServer(ours_url, compact=args.ours_compact), watch))
         if args.only != "ours":
             watch = {} if bgio_pid is None else {"server": lambda: [bgio_pid]}
             servers.append((lambda: BoardgameIO(bgio_url), watch))

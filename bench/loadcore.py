@@ -28,6 +28,10 @@ import httpx
 import orjson
 import websockets
 
+# The match page's reader of compact frames, which the generator uses as the page does.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from app.realtime.compact import Reader  # noqa: E402
+
 
 @dataclass
 class Stats:
@@ -162,10 +166,13 @@ class OurServer:
 
     name = "ours"
 
-    def __init__(self, url: str, compression: bool = False) -> None:
+    def __init__(self, url: str, compression: bool = False, compact: bool = False) -> None:
         self.url = url
         self.ws_url = url.replace("http", "ws", 1)
         self.compression = compression
+        self.compact = compact
+        """Ask for the compact frames as the match page does (`"compact": 2`) and expand
+        them as its reader does, instead of the full `patch` frames."""
         self.client: httpx.AsyncClient | None = None
 
     async def open(self) -> None:
@@ -208,11 +215,15 @@ class OurServer:
 
         async def run(index: int) -> None:
             ws = sockets[index]
-            await ws.send(orjson.dumps({"type": "hello", "token": lane[index].token}).decode())
+            hello: dict[str, Any] = {"type": "hello", "token": lane[index].token}
+            if self.compact:
+                hello["compact"] = 2
+            await ws.send(orjson.dumps(hello).decode())
             if not await stop_at_deadline(deadline, receive(index, ws)):
                 done.set()
 
         async def receive(index: int, ws: Any) -> None:
+            reader = Reader() if self.compact else None
             state: dict | None = None
             version = -1
             pending = False
@@ -223,11 +234,17 @@ class OurServer:
                 kind = frame["type"]
                 if kind == "snapshot":
                     state, version = frame["state"], frame["version"]
-                elif kind == "patch":
-                    if frame["version"] != version + 1 or state is None:
+                elif kind == "patch" or (kind == "p" and reader is not None):
+                    new_version = frame["version"] if kind == "patch" else frame["v"]
+                    if new_version != version + 1 or state is None:
                         stats.version_errors += 1
-                    state = apply_ops(state, frame["ops"])
-                    version = frame["version"]
+                    ops = (
+                        frame["ops"]
+                        if reader is None or kind == "patch"
+                        else reader.expand(frame)[0]
+                    )
+                    state = apply_ops(state, ops)
+                    version = new_version
                     if state is not None and state.get("version") != version:
                         stats.version_errors += 1
                     book.frame(match, version, index, len(text), now)
