@@ -49,7 +49,7 @@ import orjson
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from loadcore import apply_ops, percentile, process_cpu_seconds  # noqa: E402
+from loadcore import apply_ops, patch_of, percentile, process_cpu_seconds  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from app.realtime.compact import Reader  # noqa: E402
@@ -215,18 +215,13 @@ async def player(
                 kind = frame["type"]
                 if kind == "snapshot":
                     state, version = frame["state"], frame["version"]
-                elif kind == "patch" or (compact and kind == "p"):
-                    new_version = frame["v"] if kind == "p" else frame["version"]
+                elif (patch := patch_of(frame, reader)) is not None:
+                    new_version, ops = patch
                     if new_version != version + 1:
                         totals.errors += 1
                         totals.error_codes["version_gap"] = (
                             totals.error_codes.get("version_gap", 0) + 1
                         )
-                    ops = (
-                        frame["ops"]
-                        if reader is None or kind == "patch"
-                        else reader.expand(frame)[0]
-                    )
                     state = apply_ops(state, ops)
                     version = new_version
                     totals.frames += 1

@@ -95,6 +95,17 @@ class Adapter(Protocol):
         """Plays `match` until it ends or `deadline` (time.perf_counter()) passes."""
 
 
+def patch_of(frame: dict[str, Any], reader: Reader | None) -> tuple[int, list[Any]] | None:
+    """(version, RFC 6902 ops) of a state frame after the snapshot: a full `patch` frame, or a
+    compact one (type "p") expanded by `reader`; None for any other frame."""
+    kind = frame["type"]
+    if kind == "patch":
+        return frame["version"], frame["ops"]
+    if kind == "p" and reader is not None:
+        return frame["v"], reader.expand(frame)[0]
+    return None
+
+
 def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
     """The RFC 6902 subset our server emits (add, remove, replace), in place: kept tiny so
     the load generator spends its CPU on load, not on a general patch library."""
@@ -234,15 +245,10 @@ class OurServer:
                 kind = frame["type"]
                 if kind == "snapshot":
                     state, version = frame["state"], frame["version"]
-                elif kind == "patch" or (kind == "p" and reader is not None):
-                    new_version = frame["version"] if kind == "patch" else frame["v"]
+                elif (patch := patch_of(frame, reader)) is not None:
+                    new_version, ops = patch
                     if new_version != version + 1 or state is None:
                         stats.version_errors += 1
-                    ops = (
-                        frame["ops"]
-                        if reader is None or kind == "patch"
-                        else reader.expand(frame)[0]
-                    )
                     state = apply_ops(state, ops)
                     version = new_version
                     if state is not None and state.get("version") != version:
