@@ -1,5 +1,6 @@
 """The WebSocket protocol `arcade serve` uses: permessage-deflate with no context kept between
-messages (no zlib memory for an idle socket), and frames still round-trip."""
+messages (no zlib memory for an idle socket), and frames still round-trip; keepalive pings
+only for a client that has been quiet."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from collections.abc import AsyncIterator
 
 import uvicorn
 import websockets
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.uri import parse_uri
 
 from app.realtime.ws_protocol import StatelessDeflateProtocol
 
@@ -32,7 +36,7 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def echo_server() -> AsyncIterator[int]:
+async def echo_server(*, ping_interval: float = 20, ping_timeout: float = 20) -> AsyncIterator[int]:
     """`echo` served with our protocol on a free port (yielded) until the block ends."""
     port = free_port()
     server = uvicorn.Server(
@@ -43,6 +47,8 @@ async def echo_server() -> AsyncIterator[int]:
             ws=StatelessDeflateProtocol,
             log_level="warning",
             lifespan="off",
+            ws_ping_interval=ping_interval,
+            ws_ping_timeout=ping_timeout,
         )
     )
     serving = asyncio.create_task(server.serve())
@@ -91,3 +97,101 @@ async def test_short_messages_go_uncompressed() -> None:
             assert await ws.recv() == text * 2
         assert compressed[0] == (52, False)
         assert compressed[1][1] is True and compressed[1][0] < 500
+
+
+class FrameClient:
+    """A WebSocket client that shows every frame it gets, pings included, and answers a ping
+    only when told to (the websockets client answers them on its own)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.protocol = ClientProtocol(parse_uri("ws://127.0.0.1/"))
+        self.pending: list[Frame] = []
+
+    @classmethod
+    async def connect(cls, port: int) -> FrameClient:
+        client = cls(*await asyncio.open_connection("127.0.0.1", port))
+        client.protocol.send_request(client.protocol.connect())
+        client._flush()
+        while client.protocol.handshake_exc is None and client.protocol.state.name != "OPEN":
+            await client._read()
+        assert client.protocol.handshake_exc is None
+        client.pending.clear()  # the handshake's response
+        return client
+
+    def _flush(self, answer_pings: bool = True) -> None:
+        data = self.protocol.data_to_send()
+        if answer_pings:
+            self.writer.write(b"".join(data))
+
+    async def _read(self) -> bool:
+        data = await self.reader.read(65536)
+        if not data:
+            return False
+        self.protocol.receive_data(data)
+        self.pending.extend(e for e in self.protocol.events_received() if isinstance(e, Frame))
+        return True
+
+    async def frame(self, *, answer_pings: bool = True) -> Frame | None:
+        """The next frame from the server; None once it has closed the connection."""
+        while not self.pending:
+            if not await self._read():
+                return None
+            # Pongs go out only when asked: a client that has vanished sends nothing.
+            self._flush(answer_pings)
+        return self.pending.pop(0)
+
+    def send_text(self, text: str) -> None:
+        self.protocol.send_text(text.encode())
+        self._flush()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def test_a_quiet_client_is_pinged_and_dropped_once_it_stops_answering() -> None:
+    async with echo_server(ping_interval=0.2, ping_timeout=0.2) as port:
+        client = await FrameClient.connect(port)
+        try:
+            async with asyncio.timeout(30):  # a bound on a broken server, not a wait
+                first = await client.frame(answer_pings=False)
+                assert first is not None and first.opcode is Opcode.PING
+                while (frame := await client.frame(answer_pings=False)) is not None:
+                    if frame.opcode is Opcode.CLOSE:
+                        break  # 1011 keepalive ping timeout
+                    assert frame.opcode is Opcode.PING
+        finally:
+            client.close()
+
+
+async def test_a_client_that_talks_is_pinged_only_after_a_quiet_interval() -> None:
+    """A message shows the connection alive: no ping comes sooner than one interval after the
+    client's last message (the server and this client share one clock), and one still comes
+    once the client falls quiet. Before, a ping came every interval whatever the client sent."""
+    interval = 0.3
+    loop = asyncio.get_running_loop()
+    async with echo_server(ping_interval=interval, ping_timeout=5) as port:
+        client = await FrameClient.connect(port)
+        try:
+            async with asyncio.timeout(60):  # a bound on a broken server, not a wait
+                last_sent = -1.0
+                pings_while_talking = []
+                talking_until = loop.time() + 5 * interval
+                while loop.time() < talking_until:
+                    last_sent = loop.time()
+                    client.send_text("move")
+                    while (frame := await client.frame()) is not None:
+                        if frame.opcode is Opcode.PING:
+                            pings_while_talking.append(loop.time() - last_sent)
+                            continue
+                        assert frame.data == b"movemove"
+                        break
+                # A busy machine may pause this loop for a whole interval: then a ping is
+                # due, but never sooner than an interval after the last message.
+                assert all(gap >= interval - 0.01 for gap in pings_while_talking)
+                quiet_since = last_sent
+                frame = await client.frame()
+                assert frame is not None and frame.opcode is Opcode.PING
+                assert loop.time() - quiet_since >= interval - 0.01
+        finally:
+            client.close()
