@@ -46,12 +46,25 @@ LOOK_BACK_SWEEPS = 30
 their pages learnt of them with any presence frame since)."""
 TOLD_KEPT = 10_000
 """Absences this process remembers having told (the oldest forgotten first)."""
+CLOSE_WRITE_SECONDS = 5.0
+"""How long closing waits for the sightings still being written."""
 SWEEP_ROWS = 1_000
 """Seats one sweep looks at, the oldest absences first: a bound on the work of one sweep."""
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+class _Sightings:
+    """(match id, player id) pairs seen, written together; bounded by the sockets open, as each
+    adds at most one pair when it opens and one when it closes."""
+
+    __slots__ = ("pairs", "written")
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[str, str], None] = {}  # insertion-ordered, each pair once
+        self.written: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
 @dataclass(frozen=True)
@@ -85,6 +98,8 @@ class Absence:
         self._clock = clock
         self._told: dict[Absent, None] = {}  # insertion-ordered: the oldest are dropped first
         self._tasks: list[asyncio.Task[None]] = []
+        self._sightings: _Sightings | None = None  # the next batch to write, once begun
+        self._writer: asyncio.Task[None] | None = None  # writes them while any are waiting
 
     def start(self) -> None:
         self._tasks = [
@@ -99,18 +114,49 @@ class Absence:
             with contextlib.suppress(BaseException):
                 await task
         self._tasks = []
+        writer = self._writer
+        if writer is not None:
+            # The last sockets' sightings are written before the process goes, if the
+            # database answers in time.
+            await asyncio.wait((writer,), timeout=CLOSE_WRITE_SECONDS)
+            writer.cancel()
+            with contextlib.suppress(BaseException):
+                await writer
+            if self._sightings is not None:  # never to be written: nobody waits on them
+                self._sightings.written.set_result(None)
+                self._sightings = None
         with contextlib.suppress(Exception):
             await self._leases.release(self._sweep_lease)
 
     async def seen(self, match_id: str, player_id: str | None) -> None:
+        """Notes that `player_id` is at `match_id` now; returns once it is written (or failed:
+        it is logged, never raised). Sightings that come together share one transaction: when
+        thousands of sockets open or close at once (a network outage, a restart), a
+        transaction each kept the process busy for many seconds after they closed."""
         if player_id is None:
             return
-        try:
-            async with self._sessions() as session:
-                await mark_seen(session, [(match_id, player_id)], self._clock())
-                await session.commit()
-        except Exception:  # presence must never take a socket down with it
-            log.exception("could not note when a player was seen")
+        batch = self._sightings
+        if batch is None:
+            batch = self._sightings = _Sightings()
+            if self._writer is None or self._writer.done():
+                self._writer = asyncio.create_task(self._write_sightings())
+        batch.pairs[(match_id, player_id)] = None
+        # Shielded: a socket cancelled while it waits leaves the write to the others.
+        await asyncio.shield(batch.written)
+
+    async def _write_sightings(self) -> None:
+        # Sightings made while a batch is written wait for the next one: under a storm of
+        # sockets the batches grow, and the transactions do not.
+        while (batch := self._sightings) is not None:
+            self._sightings = None
+            try:
+                async with self._sessions() as session:
+                    await mark_seen(session, list(batch.pairs), self._clock())
+                    await session.commit()
+            except Exception:  # presence must never take a socket down with it
+                log.exception("could not note when %d players were seen", len(batch.pairs))
+            finally:
+                batch.written.set_result(None)
 
     async def left(self, match_id: str, player_id: str | None) -> None:
         """Her last socket here closed: noted now. If none of hers is open anywhere when the

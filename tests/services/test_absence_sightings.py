@@ -1,0 +1,84 @@
+"""When a player was last at the table (match_seats.seen_at, app/services/absence.py): every
+sighting is written, and sightings that come together share one transaction, so that a storm
+of sockets opening or closing at once costs a few transactions, not one each."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import event, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import MatchSeat
+from app.db.session import make_engine, make_sessionmaker
+from app.realtime.hub import MemoryHub
+from app.realtime.presence import Presence
+from app.services.absence import Absence
+from tests.helpers import started_match_in_db
+
+NOW = datetime(2026, 11, 28, 20, 0, tzinfo=UTC)
+
+
+def _as_utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+async def _seen_at(session: AsyncSession) -> dict[tuple[str, str], datetime | None]:
+    rows = await session.execute(
+        select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.seen_at)
+    )
+    return {
+        (row.match_id, row.player_id): None if row.seen_at is None else _as_utc(row.seen_at)
+        for row in rows
+    }
+
+
+async def test_sightings_that_come_together_share_one_transaction(
+    session: AsyncSession, database_url: str
+) -> None:
+    pairs = []
+    for _ in range(5):
+        match_id, players = await started_match_in_db(session)
+        pairs += [(match_id, player) for player in players]
+    await session.commit()
+
+    engine = make_engine(database_url)
+    commits: list[Any] = []
+    event.listen(engine.sync_engine, "commit", commits.append)
+    absence = Absence(
+        make_sessionmaker(engine), Presence(), MemoryHub(), away_after=60, clock=lambda: NOW
+    )
+    try:
+        # Ten sockets open at once, one of them twice (a second tab): one transaction.
+        await asyncio.gather(*(absence.seen(m, p) for m, p in [*pairs, pairs[0]]))
+        assert len(commits) == 1
+        seen = await _seen_at(session)
+        assert all(seen[pair] == NOW for pair in pairs)
+    finally:
+        await absence.close()
+        await engine.dispose()
+
+
+async def test_a_sighting_is_written_though_its_socket_stops_waiting(
+    session: AsyncSession, database_url: str
+) -> None:
+    match_id, (ada, bob) = await started_match_in_db(session)
+    await session.commit()
+    engine = make_engine(database_url)
+    absence = Absence(
+        make_sessionmaker(engine), Presence(), MemoryHub(), away_after=60, clock=lambda: NOW
+    )
+    try:
+        waiting = asyncio.create_task(absence.seen(match_id, ada))
+        await asyncio.sleep(0)  # it has joined a batch
+        waiting.cancel()  # its socket was closed meanwhile
+        # Bob's sighting is written in the same batch or the one after: either way, Ada's
+        # is written by the time his returns.
+        await absence.seen(match_id, bob)
+        seen = await _seen_at(session)
+        assert seen[(match_id, ada)] == NOW and seen[(match_id, bob)] == NOW
+    finally:
+        await absence.close()
+        await engine.dispose()
