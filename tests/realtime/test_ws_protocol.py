@@ -13,6 +13,7 @@ import uvicorn
 import websockets
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from app.realtime.ws_protocol import StatelessDeflateProtocol
@@ -113,7 +114,7 @@ class FrameClient:
         client = cls(*await asyncio.open_connection("127.0.0.1", port))
         client.protocol.send_request(client.protocol.connect())
         client._flush()
-        while client.protocol.handshake_exc is None and client.protocol.state.name != "OPEN":
+        while client.protocol.handshake_exc is None and client.protocol.state is not State.OPEN:
             await client._read()
         assert client.protocol.handshake_exc is None
         client.pending.clear()  # the handshake's response

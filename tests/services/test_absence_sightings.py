@@ -16,23 +16,15 @@ from app.db.session import make_engine, make_sessionmaker
 from app.realtime.hub import MemoryHub
 from app.realtime.presence import Presence
 from app.services.absence import Absence
+from app.services.matches import as_utc
 from tests.helpers import started_match_in_db
 
 NOW = datetime(2026, 11, 28, 20, 0, tzinfo=UTC)
 
 
-def _as_utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 async def _seen_at(session: AsyncSession) -> dict[tuple[str, str], datetime | None]:
-    rows = await session.execute(
-        select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.seen_at)
-    )
-    return {
-        (row.match_id, row.player_id): None if row.seen_at is None else _as_utc(row.seen_at)
-        for row in rows
-    }
+    rows = await session.execute(select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.seen_at))
+    return {(row.match_id, row.player_id): as_utc(row.seen_at) for row in rows}
 
 
 async def test_sightings_that_come_together_share_one_transaction(
