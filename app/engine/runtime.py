@@ -34,6 +34,7 @@ from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.realtime.compact import CompactPatch, Words, compact_patch
 from app.realtime.diff import make_patch
+from app.timestamps import as_utc
 from app.tutorials import tutorial
 
 log = logging.getLogger(__name__)
@@ -508,17 +509,12 @@ def stand_ins_of(stored: dict[str, Any] | None) -> dict[int, str]:
     return {int(seat): str(entry["level"]) for seat, entry in (stored or {}).items()}
 
 
-def _as_utc(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes for timestamp columns; they are UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def epoch_ms(moment: datetime) -> int:
     """A stored time in epoch milliseconds (exact: no float rounding)."""
-    return (_as_utc(moment) - _EPOCH) // timedelta(milliseconds=1)
+    return (as_utc(moment) - _EPOCH) // timedelta(milliseconds=1)
 
 
 def from_epoch_ms(ms: int) -> datetime:

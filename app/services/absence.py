@@ -33,6 +33,7 @@ from app.realtime.hub import Hub
 from app.realtime.leases import Leases, LocalLeases
 from app.realtime.presence import Presence
 from app.services.computers import TURN_BASED_TIMERS, mark_seen
+from app.timestamps import as_utc
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +212,7 @@ class Absence:
                 .limit(SWEEP_ROWS)
             )
             found = [
-                Absent(row.match_id, row.player_id, _as_utc(row.seen_at or row.started_at))
+                Absent(row.match_id, row.player_id, as_utc(row.seen_at or row.started_at))
                 for row in rows
             ]
         return found
@@ -253,7 +254,3 @@ class Absence:
                 await self.sweep()
             except Exception:  # a database that is down now may be back at the next sweep
                 log.exception("absence sweep failed")
-
-
-def _as_utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

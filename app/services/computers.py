@@ -24,7 +24,7 @@ from app.errors import ArcadeError
 from app.services.matches import change_lobby, get_match, seat_to_take
 from app.services.players import hash_token
 from app.services.replays import CLAIMED
-from app.timestamps import iso_utc
+from app.timestamps import as_utc, iso_utc
 
 LEVELS = ("easy", "normal")
 STAND_IN_LEVEL = "normal"
@@ -66,10 +66,6 @@ def computer_name(level: str) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _as_utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _stand_ins(match: Match) -> dict[str, Any]:
@@ -221,12 +217,12 @@ async def seen_times(session: AsyncSession, match: Match) -> dict[str, datetime]
     rows = await session.execute(
         select(MatchSeat.player_id, MatchSeat.seen_at).where(MatchSeat.match_id == match.id)
     )
-    start = match.started_at
-    return {
-        row.player_id: _as_utc(row.seen_at if row.seen_at is not None else start)
-        for row in rows
-        if row.seen_at is not None or start is not None
-    }
+    seen: dict[str, datetime] = {}
+    for row in rows:
+        moment = row.seen_at if row.seen_at is not None else match.started_at
+        if moment is not None:
+            seen[row.player_id] = as_utc(moment)
+    return seen
 
 
 @dataclass(frozen=True)

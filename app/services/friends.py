@@ -17,7 +17,7 @@ from sqlalchemy.orm import aliased
 from app.db.models import Invitation, Match, MatchSeat, Player
 from app.engine.registry import get_game
 from app.errors import ArcadeError
-from app.services.matches import as_utc
+from app.timestamps import as_utc
 
 RECENT_FRIENDS = 20
 """People listed, the most recent table first."""

@@ -23,7 +23,7 @@ from app.engine.fairness import seed_commitment, valid_nonce
 from app.engine.registry import get_game
 from app.errors import ArcadeError
 from app.services.option_errors import option_fault
-from app.timestamps import iso_utc
+from app.timestamps import as_utc, iso_utc
 
 STATUSES = ("open", "active", "finished", "abandoned")
 MATCH_ID_LENGTH = 12  # hex digits
@@ -591,13 +591,6 @@ async def count_open(session: AsyncSession) -> int:
         await session.scalar(select(func.count()).select_from(Match).where(Match.status == "open"))
         or 0
     )
-
-
-def as_utc(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive times (UTC); PostgreSQL aware ones."""
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment
 
 
 async def activity(

@@ -17,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Match, MatchSeat, Move
 from app.engine.registry import get_game
 from app.engine.runtime import MatchRuntime, stand_ins_of
-from app.services.matches import as_utc, player_names
+from app.services.matches import player_names
+from app.timestamps import as_utc
 
 MAX_ACTIVE_MATCHES = 100
 """Her active matches looked at, the most recently started first: a bound on the work of one

@@ -16,7 +16,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.realtime.hub import MemoryHub
 from app.realtime.presence import Presence
 from app.services.absence import Absence
-from app.services.matches import as_utc
+from app.timestamps import as_utc
 from tests.helpers import started_match_in_db
 
 NOW = datetime(2026, 11, 28, 20, 0, tzinfo=UTC)

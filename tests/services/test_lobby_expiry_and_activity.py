@@ -19,6 +19,7 @@ from app.errors import ArcadeError
 from app.services import matches as lobby
 from app.services.lobby_sweeper import LobbySweeper
 from app.services.players import create_player
+from app.timestamps import as_utc
 
 TTL = timedelta(minutes=30)
 IDLE = timedelta(minutes=60)
@@ -79,7 +80,7 @@ async def test_an_open_lobby_expires_after_the_ttl_without_activity(
     await session.refresh(read)
     told = lobby.summary(read, names={}, online=set())
     assert told["status"] == "abandoned" and told["abandoned_reason"] == "expired"
-    assert lobby.as_utc(read.finished_at) == closed_at
+    assert as_utc(read.finished_at) == closed_at
 
 
 async def test_started_and_finished_matches_never_expire(session: AsyncSession) -> None:
@@ -209,7 +210,7 @@ async def test_a_match_in_progress_reports_its_last_move_and_idleness(
     await lobby.join_match(session, match_id=match.id, player=bob, seat=None)
     await lobby.start_match(session, match_id=match.id, player=ann)
     await session.commit()
-    start = lobby.as_utc(match.started_at)
+    start = as_utc(match.started_at)
     assert start is not None
 
     # No move yet: the start is the last thing that happened.
@@ -243,7 +244,7 @@ async def test_a_match_in_progress_reports_its_last_move_and_idleness(
 async def test_an_open_lobby_says_when_it_closes(session: AsyncSession) -> None:
     (ann,) = await _players(session, "Ann")
     match = await _lobby(session, ann)
-    touched = lobby.as_utc(match.last_activity_at)
+    touched = as_utc(match.last_activity_at)
     assert touched is not None
     found = await lobby.activity(
         session, [match], now=datetime.now(UTC), lobby_ttl=TTL, idle_after=IDLE
