@@ -15,7 +15,8 @@ gets what CPU the machine has.
 - With `--game` it also does what the server does with a move's rules and views: each move is
   a random legal move of the pair's C64 Maze match (`LiveMatch`, a new match once one ends),
   applied by the rules, remembered, and turned into each seat's real patch frame
-  (`LiveMatch.patch`, `events_for`).
+  (`LiveMatch.patch`, `events_for`). The sockets still take turns sending; the seat that moves
+  is one the rules let move (in the set-up both may), and each socket gets its seat's frame.
 
 It prints moves/s, the relay's CPU a move (user and system, from `/proc/<pid>/stat`) and the
 client's. Read the relay's CPU a move against the server's in `compare.py --only ours`, taken
