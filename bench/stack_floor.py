@@ -271,12 +271,9 @@ def main() -> None:
         serve(args.serve, args.game)
         return
 
-    try:
-        import uvloop
+    import uvloop
 
-        uvloop.install()  # a cheaper client leaves more of the machine to the relay
-    except ImportError:
-        pass
+    uvloop.install()  # a cheaper client leaves more of the machine to the relay
     print(f"{os.cpu_count()} CPUs; 1-minute load average {os.getloadavg()[0]:.1f} at the start")
     print("relay with the game's work (C64 Maze)" if args.game else "relay alone")
     print(f"{'M':>5} {'moves/s':>9} {'relay us/mv':>12} {'relay CPU':>10} {'client us/mv':>13}")
