@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import math
-import zlib
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -37,49 +36,12 @@ allows for any message): an ack or a presence frame hardly shrinks, and each com
 message costs a zlib compressor made and dropped."""
 
 
-_SYNC_MARKER = b"\x00\x00\xff\xff"
-
-_COMPRESSORS: dict[tuple[int, tuple[tuple[str, Any], ...]], Any] = {}
-"""One zlib compressor per set of negotiated settings, for every socket of the process."""
-
-
 class SmallMessagesPlain(PerMessageDeflate):
-    """Messages under PLAIN_BELOW go uncompressed; the rest go through the process's shared
-    compressor for their settings.
-
-    websockets makes a compressor for each message when no context is kept: about 32 KiB of
-    zlib state made, initialised and freed for every frame. Here each message ends with a
-    full flush (`Z_FULL_FLUSH`), which empties the compressor's memory of everything before
-    it, so no message refers to an earlier one, as `server_no_context_takeover` promises:
-    each inflates on its own, and nothing of one socket's messages can show in another's.
-    The event loop runs one `encode` at a time, so no two messages are ever mixed; a
-    compressor that fails mid-message is dropped, not reused."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.settings = (
-            self.local_max_window_bits,
-            tuple(sorted(self.compress_settings.items())),
-        )
-
     def encode(self, frame: Frame) -> Frame:
         whole_message = frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY)
-        if not whole_message or not self.local_no_context_takeover:
-            return super().encode(frame)
-        if len(frame.data) < PLAIN_BELOW:
+        if whole_message and len(frame.data) < PLAIN_BELOW:
             return frame
-        compressor = _COMPRESSORS.get(self.settings)
-        if compressor is None:
-            compressor = _COMPRESSORS[self.settings] = zlib.compressobj(
-                wbits=-self.local_max_window_bits, **self.compress_settings
-            )
-        try:
-            data = compressor.compress(frame.data) + compressor.flush(zlib.Z_FULL_FLUSH)
-        except BaseException:
-            _COMPRESSORS.pop(self.settings, None)  # it may hold part of this message
-            raise
-        assert data.endswith(_SYNC_MARKER)  # RFC 7692 7.2.1: the sender drops it
-        return Frame(frame.opcode, data[:-4], frame.fin, True, frame.rsv2, frame.rsv3)
+        return super().encode(frame)
 
 
 class StatelessDeflateFactory(ServerPerMessageDeflateFactory):
