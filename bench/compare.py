@@ -17,8 +17,9 @@ run in turn, each level `--runs` times, the two servers alternating within a run
 first swaps every run) so the machine's drift falls on both alike. Each line prints moves/s,
 p50/p99 latency, the state frame's bytes per player per move (uncompressed, as sent), the
 generator's own CPU (its process time) and each server's CPU from /proc (ours: the server
-process and, apart, the PostgreSQL backends serving its database), then medians and the
-our/boardgame.io ratios.
+process and, apart, the PostgreSQL backends serving its database), then medians, the
+our/boardgame.io ratios, and the most moves/s the machine's CPUs could give ours at the CPU a
+move measured for the generator, our server and PostgreSQL together (`cpu_cap`).
 
 Starting both servers itself (ours on a fresh PostgreSQL database it creates, rate limits
 lifted; boardgame.io with NODE_ENV=production; run `npm ci` in bench/peer/boardgameio once):
@@ -474,6 +475,28 @@ def summary(rows: list[dict[str, Any]], levels: list[int]) -> None:
                 f"  M={m:<4} ours/boardgame.io: moves/s {ratio('rate')}, p50 {ratio('p50')}, "
                 f"p99 {ratio('p99')}, bytes {ratio('bytes')}"
             )
+            caps = [(cap, b["rate"]) for a, b in pairs if (cap := cpu_cap(a)) and b["rate"]]
+            if caps:
+                limits = [c for c, _ in caps]
+                over_peer = [c / rate for c, rate in caps]
+                print(
+                    f"  M={m:<4} ours at most, with all {os.cpu_count()} CPUs busy at this "
+                    f"generator, server and PostgreSQL CPU a move: moves/s "
+                    f"{statistics.median(limits):.0f} [{min(limits):.0f}-{max(limits):.0f}], "
+                    f"{statistics.median(over_peer):.2f}x [{min(over_peer):.2f}-"
+                    f"{max(over_peer):.2f}] boardgame.io's"
+                )
+
+
+def cpu_cap(row: dict[str, Any]) -> float | None:
+    """The most moves per second this machine's CPUs could give at the CPU a move the run
+    measured for everything the loop runs (generator, server, PostgreSQL), however the
+    server's share were spread over processes: a bound for target 2 that no number of
+    server processes can pass (bench/README.md, session 13)."""
+    parts = (row["gen_us"], row["srv_us"], row["db_us"])
+    if any(part is None for part in parts):
+        return None
+    return (os.cpu_count() or 1) * 1e6 / sum(parts)
 
 
 def main() -> None:
