@@ -42,6 +42,7 @@ from app.db.models import Passkey, PasskeyChallenge, Player
 from app.errors import ArcadeError
 from app.services.players import issue_token
 from app.services.text import clean_name
+from app.timestamps import as_utc
 
 RP_NAME = "Arcade Night"
 CHALLENGE_TTL = timedelta(minutes=5)
@@ -69,11 +70,6 @@ def _bad(message: str) -> ArcadeError:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes (stored as UTC).
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _b64url_decode(text: str) -> bytes:
@@ -152,7 +148,7 @@ async def _use_challenge(
     await session.commit()  # used, whatever comes next
     if gone.rowcount != 1:  # type: ignore[attr-defined]
         raise _bad("That passkey challenge was already used: ask for new options and try again.")
-    if _aware(row.expires_at) <= _now():
+    if as_utc(row.expires_at) <= _now():
         raise _bad("That passkey challenge has expired (5 minutes): ask for new options.")
     return row
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response, status
@@ -25,6 +24,7 @@ from app.db.models import Passkey
 from app.errors import ArcadeError
 from app.services import passkeys as service
 from app.services.rate_limits import PasskeyLimit, PasskeySignInLimit
+from app.timestamps import as_utc
 
 router = APIRouter(prefix="/api/passkeys", tags=["passkeys"], responses=COMMON)
 
@@ -66,17 +66,12 @@ async def _read_credential(request: Request) -> dict[str, Any]:
     return service.parse_credential(await read_capped_body(request, MAX_BODY_BYTES, refusal))
 
 
-def _utc(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes (stored as UTC).
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _public(passkey: Passkey) -> PasskeyPublic:
     return PasskeyPublic(
         id=passkey.id,
         label=passkey.label,
-        created_at=_utc(passkey.created_at),
-        last_used_at=_utc(passkey.last_used_at) if passkey.last_used_at else None,
+        created_at=as_utc(passkey.created_at),
+        last_used_at=as_utc(passkey.last_used_at),
     )
 
 
