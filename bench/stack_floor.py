@@ -44,8 +44,9 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-TICKS = os.sysconf("SC_CLK_TCK")
+from loadcore import process_cpu_seconds  # noqa: E402  (the bench folder is not a package)
 
 
 def _frame_body() -> dict[str, Any]:
@@ -187,8 +188,10 @@ def serve(port: int, with_game: bool) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+    seconds = process_cpu_seconds(pid)
+    if seconds is None:
+        raise SystemExit(f"the relay (pid {pid}) is gone")
+    return seconds
 
 
 async def play(url: str, relay_pid: int, args: argparse.Namespace) -> tuple[int, float, float]:
