@@ -32,7 +32,6 @@ import asyncio
 import os
 import random
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -50,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadcore import (  # noqa: E402  (the bench folder is not a package)
     OurServer,
     apply_ops,
+    free_port,
     percentile,
     run_event_loop,
     run_level,
@@ -106,12 +106,6 @@ class Database:
 
     def drop(self) -> None:
         psql(self.server_url, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Server:

@@ -18,6 +18,7 @@ import asyncio
 import os
 import random
 import resource
+import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -293,6 +294,13 @@ class OurServer:
 
 
 # --- the level ------------------------------------------------------------------------------
+def free_port() -> int:
+    """A TCP port nothing on 127.0.0.1 listens on now, for a server a benchmark starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def process_cpu_seconds(pid: int | None) -> float | None:
     """user + system CPU time of a process on this machine (Linux /proc), or None."""
     if pid is None:

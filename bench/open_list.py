@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
 import tempfile
 import threading
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import httpx
 import uvicorn
+from loadcore import free_port  # the bench folder, on the path of a script run from it
 
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
@@ -34,12 +34,6 @@ LIFTED = {
     name: "1000000/minute"
     for name in ("list_reads_per_address", "guests_per_address", "lobbies_per_player")
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def open_lobbies(database_url: str, total: int, already: int) -> None:

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from loadcore import process_cpu_seconds  # noqa: E402  (the bench folder is not a package)
+from loadcore import free_port, process_cpu_seconds  # noqa: E402  (the bench folder is not a package)
 
 
 def _frame_body() -> dict[str, Any]:
@@ -237,12 +237,6 @@ async def play(url: str, relay_pid: int, args: argparse.Namespace) -> tuple[int,
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return counted, relay_cpu, client_cpu
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_listening(port: int, timeout: float = 30.0) -> None:
