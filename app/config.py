@@ -105,7 +105,9 @@ class Settings(BaseSettings):
     # its last heartbeat (one every third of it), so a dead process's players show offline
     # within that many seconds.
     presence_ttl_seconds: float = Field(
-        default=9.0, ge=0.3, le=3600,
+        default=9.0,
+        ge=0.3,
+        le=3600,
         description="seconds a process's share of presence outlives its last heartbeat",
     )
     ws_compression: Literal["message", "context", "off"] = Field(
@@ -115,12 +117,14 @@ class Settings(BaseSettings):
         "smaller frames for about 50 KiB a socket; 'off' never compresses",
     )
     live_matches: int = Field(
-        default=10_000, ge=1,
+        default=10_000,
+        ge=1,
         description="matches a process keeps in memory; the least recently used idle one "
         "beyond it is dropped and reloaded (moves replayed) when needed again",
     )
     idle_views_seconds: float = Field(
-        default=2.0, gt=0,
+        default=2.0,
+        gt=0,
         description="seconds without a move after which a match counts as waiting: its cached "
         "views and compact-frame dictionaries are dropped",
     )
@@ -135,11 +139,14 @@ class Settings(BaseSettings):
     # One process at a time (a lease) sweeps for players whose grace period just ended and
     # tells their matches' pages, once each.
     away_sweep_seconds: float = Field(
-        default=1.0, gt=0, le=60,
+        default=1.0,
+        gt=0,
+        le=60,
         description="seconds between two sweeps for absences to announce",
     )
     claim_win_after_seconds: int = Field(
-        default=120, ge=0,
+        default=120,
+        ge=0,
         description="seconds an opponent must be away before a two-player win may be claimed",
     )
     bot_workers: int = Field(
@@ -149,7 +156,8 @@ class Settings(BaseSettings):
         default=0.7, gt=0, description="seconds a normal computer player searches at most"
     )
     bot_think_seconds: float = Field(
-        default=0.8, ge=0,
+        default=0.8,
+        ge=0,
         description="least seconds before a computer's move is made (human pace; a random "
         "extra of up to as much again hides how hard the choice was)",
     )
@@ -157,7 +165,8 @@ class Settings(BaseSettings):
         default=256, ge=1, description="computer decisions waiting at once in one process"
     )
     bot_sweep_seconds: float = Field(
-        default=15.0, gt=0,
+        default=15.0,
+        gt=0,
         description="seconds between two looks in the database for matches with computers or "
         "clocks whose work nobody is doing (computer turns, a match no process keeps)",
     )
@@ -175,7 +184,9 @@ class Settings(BaseSettings):
         default=200, ge=1, description="matches one sweep looks at, at most"
     )
     lease_scope: str = Field(
-        default="arcade", min_length=1, max_length=64,
+        default="arcade",
+        min_length=1,
+        max_length=64,
         description="names the deployment in its Redis leases and keepers' registry: the "
         "processes of one site share it; another site on the same Redis needs its own",
     )

@@ -111,8 +111,15 @@ def bot_seed(seed: str, number: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{number}".encode()).digest()[:4], "big")
 
 
-def decide(match: Match, level: str, state: dict[str, Any], seat: int, number: int,
-           chooser: random.Random, budget: float | None = None) -> dict[str, Any]:
+def decide(
+    match: Match,
+    level: str,
+    state: dict[str, Any],
+    seat: int,
+    number: int,
+    chooser: random.Random,
+    budget: float | None = None,
+) -> dict[str, Any]:
     game = get_game(match.game_id)
     if level == "random":
         return chooser.choice(game.legal_moves(state, seat))
@@ -167,8 +174,18 @@ def play(match: Match) -> Result:
     score = None
     if outcome is not None and outcome.scores:
         score = float(outcome.scores.get(0, 0))
-    return Result(match, players, measured, [] if outcome is None else list(outcome.winners),
-                  first_mover, moves, turns, outcome is None, score, dict(times))
+    return Result(
+        match,
+        players,
+        measured,
+        [] if outcome is None else list(outcome.winners),
+        first_mover,
+        moves,
+        turns,
+        outcome is None,
+        score,
+        dict(times),
+    )
 
 
 # --- statistics ----------------------------------------------------------------------------
@@ -221,9 +238,17 @@ def matches_for(game_id: str, args: argparse.Namespace) -> list[Match]:
         pairings = [p for p in pairings if p in args.pairings or p == timed]
     per_match = math.ceil(args.timed_decisions / max(1, args.timed_matches))
     return [
-        Match(game_id, p, i, args.budget, args.max_moves, args.timing_budget,
-              per_match if p == timed and i < args.timed_matches else 0)
-        for p in pairings for i in range(args.games)
+        Match(
+            game_id,
+            p,
+            i,
+            args.budget,
+            args.max_moves,
+            args.timing_budget,
+            per_match if p == timed and i < args.timed_matches else 0,
+        )
+        for p in pairings
+        for i in range(args.games)
     ]
 
 
@@ -254,31 +279,39 @@ def report(game_id: str, results: list[Result]) -> list[str]:
             solved = sum(1 for r in rows if not r.capped)
             scores = [r.score for r in rows if r.score is not None and not r.capped]
             mean = f"{statistics.mean(scores):.1f}" if scores else "n/a"
-            lines.append(f"  {level:<7} solves {rate_text(solved, len(rows))}; "
-                         f"mean rotations {mean}")
+            lines.append(
+                f"  {level:<7} solves {rate_text(solved, len(rows))}; mean rotations {mean}"
+            )
     else:
-        for pairing, title in (("normal-vs-easy", "normal vs easy"),
-                               ("easy-vs-random", "easy vs random"),
-                               ("normal-vs-random", "normal vs random")):
+        for pairing, title in (
+            ("normal-vs-easy", "normal vs easy"),
+            ("easy-vs-random", "easy vs random"),
+            ("normal-vs-random", "normal vs random"),
+        ):
             rows = by_pairing.get(pairing, [])
             if not rows:
                 continue
             wins = sum(share(r, r.measured_seat) for r in rows)
             capped = sum(r.capped for r in rows)
             note = f"; {capped} cut at the cap" if capped else ""
-            lines.append(f"  {title:<15} {rate_text(wins, len(rows))} "
-                         f"(chance {1 / players:.0%}){note}")
+            lines.append(
+                f"  {title:<15} {rate_text(wins, len(rows))} (chance {1 / players:.0%}){note}"
+            )
         rows = by_pairing.get("equal-easy", [])
         firsts = [r for r in rows if r.first_mover is not None]
         wins = sum(share(r, r.first_mover) for r in firsts)
-        lines.append(f"  first mover    {rate_text(wins, len(firsts))} (easy vs easy; "
-                     f"fair {1 / players:.0%})")
+        lines.append(
+            f"  first mover    {rate_text(wins, len(firsts))} (easy vs easy; "
+            f"fair {1 / players:.0%})"
+        )
         rows = by_pairing.get("cat-mouse", [])
         if rows:
             mouse = sum(share(r, 0) for r in rows)
             cats = sum(share(r, 1) for r in rows)
-            lines.append(f"  cat & mouse    mouse {rate_text(mouse, len(rows))}; "
-                         f"cats {rate_text(cats, len(rows))} (normal vs normal)")
+            lines.append(
+                f"  cat & mouse    mouse {rate_text(mouse, len(rows))}; "
+                f"cats {rate_text(cats, len(rows))} (normal vs normal)"
+            )
     times: dict[str, list[float]] = defaultdict(list)
     for result in results:
         for level, values in result.times.items():
@@ -286,16 +319,20 @@ def report(game_id: str, results: list[Result]) -> list[str]:
     for level in ("easy", "normal", "normal (timed)"):
         values = times.get(level, [])
         if values:
-            lines.append(f"  {level:<14} decision p50 {percentile(values, 0.5) * 1000:7.1f} ms, "
-                         f"p95 {percentile(values, 0.95) * 1000:7.1f} ms, "
-                         f"max {max(values) * 1000:7.1f} ms (n={len(values)})")
+            lines.append(
+                f"  {level:<14} decision p50 {percentile(values, 0.5) * 1000:7.1f} ms, "
+                f"p95 {percentile(values, 0.95) * 1000:7.1f} ms, "
+                f"max {max(values) * 1000:7.1f} ms (n={len(values)})"
+            )
     played = [r for r in results if not r.match.pairing.startswith("solo-random")]
     if played:
         moves = [r.moves for r in played]
         turns = [r.turns for r in played]
-        lines.append(f"  length         moves median {statistics.median(moves):.0f} "
-                     f"(p95 {percentile(moves, 0.95):.0f}), turns median "
-                     f"{statistics.median(turns):.0f}")
+        lines.append(
+            f"  length         moves median {statistics.median(moves):.0f} "
+            f"(p95 {percentile(moves, 0.95):.0f}), turns median "
+            f"{statistics.median(turns):.0f}"
+        )
     return lines
 
 
@@ -304,28 +341,54 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="matches per pairing and game")
     parser.add_argument("--only", nargs="+", default=None, metavar="GAME_ID")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--budget", type=float, default=0.7,
-                        help="normal's time budget per decision, seconds (the server's: 0.7)")
-    parser.add_argument("--max-moves", type=int, default=3000,
-                        help="a match still running after this many moves counts as a draw")
-    parser.add_argument("--pairings", nargs="+", default=None,
-                        choices=["normal-vs-easy", "easy-vs-random", "normal-vs-random",
-                                 "cat-mouse"],
-                        help="only these (easy-vs-easy always runs: first mover, timings)")
-    parser.add_argument("--timing-budget", type=float, default=0.7,
-                        help="the budget of the timed normal decisions (the server's: 0.7)")
-    parser.add_argument("--timed-decisions", type=int, default=40,
-                        help="normal decisions timed at --timing-budget per game")
-    parser.add_argument("--timed-matches", type=int, default=4,
-                        help="the easy-vs-easy matches whose positions are timed")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.7,
+        help="normal's time budget per decision, seconds (the server's: 0.7)",
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=int,
+        default=3000,
+        help="a match still running after this many moves counts as a draw",
+    )
+    parser.add_argument(
+        "--pairings",
+        nargs="+",
+        default=None,
+        choices=["normal-vs-easy", "easy-vs-random", "normal-vs-random", "cat-mouse"],
+        help="only these (easy-vs-easy always runs: first mover, timings)",
+    )
+    parser.add_argument(
+        "--timing-budget",
+        type=float,
+        default=0.7,
+        help="the budget of the timed normal decisions (the server's: 0.7)",
+    )
+    parser.add_argument(
+        "--timed-decisions",
+        type=int,
+        default=40,
+        help="normal decisions timed at --timing-budget per game",
+    )
+    parser.add_argument(
+        "--timed-matches",
+        type=int,
+        default=4,
+        help="the easy-vs-easy matches whose positions are timed",
+    )
     args = parser.parse_args()
     ids = args.only or [g.id for g in all_games()]
     unknown = [i for i in ids if get_game(i) is None]
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)}")
     matches = [m for i in ids for m in matches_for(i, args)]
-    print(f"{len(matches)} matches, {args.workers} worker(s), normal budget {args.budget} s "
-          f"in matches, {args.timing_budget} s in timed decisions", flush=True)
+    print(
+        f"{len(matches)} matches, {args.workers} worker(s), normal budget {args.budget} s "
+        f"in matches, {args.timing_budget} s in timed decisions",
+        flush=True,
+    )
     started = time.perf_counter()
     done = 0
 
@@ -333,8 +396,11 @@ def main() -> None:
         nonlocal done
         done += 1
         if done % 20 == 0 or done == len(matches):
-            print(f"  ... {done}/{len(matches)} matches, {time.perf_counter() - started:.0f} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  ... {done}/{len(matches)} matches, {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
 
     results = run(matches, args.workers, progress)
     by_game: dict[str, list[Result]] = defaultdict(list)

@@ -36,14 +36,17 @@ def dice_for(state: dict[str, Any], seat: int, card: int | None) -> int:
     return sum(cubes[c] for c in card_columns(card))
 
 
-def choose(state: dict[str, Any], seat: int, legal: list[dict[str, Any]],
-           rng: random.Random) -> dict[str, Any]:
+def choose(
+    state: dict[str, Any], seat: int, legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
     kinds = {m["type"] for m in legal}
     question = state["question"]
     if question is not None:
         # A reaction is asked of every seat that could hold the card; only holders may accept.
-        accept = question["kind"] in ("coop", "tilt", "thief") and {
-            "type": "answer", "accept": True} in legal
+        accept = (
+            question["kind"] in ("coop", "tilt", "thief")
+            and {"type": "answer", "accept": True} in legal
+        )
         if question["kind"] == "versus":
             card = state["arcade"][question["spot"]]["card"]
             accept = dice_for(state, seat, card) >= dice_for(state, question["asker"], card)
@@ -62,16 +65,27 @@ def choose(state: dict[str, Any], seat: int, legal: list[dict[str, Any]],
             return rng.choice(cubes)
         return {"type": "done"}
     if "move_to" in kinds:
-        best = max(dice_for(state, seat, state["arcade"][m["spot"]]["card"])
-                   for m in legal if m["type"] == "move_to")
-        options = [m for m in legal if m["type"] == "move_to"
-                   and dice_for(state, seat, state["arcade"][m["spot"]]["card"]) == best]
+        best = max(
+            dice_for(state, seat, state["arcade"][m["spot"]]["card"])
+            for m in legal
+            if m["type"] == "move_to"
+        )
+        options = [
+            m
+            for m in legal
+            if m["type"] == "move_to"
+            and dice_for(state, seat, state["arcade"][m["spot"]]["card"]) == best
+        ]
         free = [m for m in legal if m["type"] == "play_card" and kind_of(m["card"]) == "free_play"]
         return free[0] if free else rng.choice(options)
     play = state["play"]
     if play is not None and play["step"] == "before":
-        useful = [m for m in legal if m["type"] in ("play_card", "ask_coop")
-                  and (m["type"] == "ask_coop" or kind_of(m["card"]) != "high_score_hunter")]
+        useful = [
+            m
+            for m in legal
+            if m["type"] in ("play_card", "ask_coop")
+            and (m["type"] == "ask_coop" or kind_of(m["card"]) != "high_score_hunter")
+        ]
         return useful[0] if useful else {"type": "roll"}
     if play is not None and play["step"] == "marking":
         low = [m for m in legal if m["type"] == "mark_die" and play["dice"][m["die"]] < 150]
@@ -82,9 +96,12 @@ def choose(state: dict[str, Any], seat: int, legal: list[dict[str, Any]],
     keys = [m for m in legal if m["type"] == "use_key"]
     if keys:
         return keys[0]
-    after = [m for m in legal if m["type"] == "play_card"
-             and kind_of(m["card"]) in ("lucky_charm", "combo_breaker", "second_wind",
-                                         "ticket_bonanza")]
+    after = [
+        m
+        for m in legal
+        if m["type"] == "play_card"
+        and kind_of(m["card"]) in ("lucky_charm", "combo_breaker", "second_wind", "ticket_bonanza")
+    ]
     if after:
         return after[0]
     if {"type": "done"} in legal:
@@ -129,8 +146,10 @@ def simulate(players: int, seed: int) -> dict[str, Any]:
 
 
 def summary(values: list[float]) -> str:
-    return (f"mean {statistics.mean(values):5.1f}  median {statistics.median(values):4.1f}  "
-            f"min {min(values):3.0f}  max {max(values):3.0f}")
+    return (
+        f"mean {statistics.mean(values):5.1f}  median {statistics.median(values):4.1f}  "
+        f"min {min(values):3.0f}  max {max(values):3.0f}"
+    )
 
 
 def main() -> None:
@@ -138,8 +157,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per player count")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
     args = parser.parse_args()
-    print(f"Joystick Heroes: {args.games} seeded games per player count, "
-          f"{len(GAMES_CARDS)} Games cards")
+    print(
+        f"Joystick Heroes: {args.games} seeded games per player count, "
+        f"{len(GAMES_CARDS)} Games cards"
+    )
     for players in args.players:
         started = time.perf_counter()
         games = [simulate(players, seed) for seed in range(args.games)]
@@ -148,17 +169,22 @@ def main() -> None:
         print(f"  rounds per game      {summary([g['rounds'] for g in games])}")
         print(f"  winner's Prizes      {summary([g['winner_prizes'] for g in games])}")
         print(f"  every player's Prizes {summary([p for g in games for p in g['prizes']])}")
-        print(f"  tournaments per game {statistics.mean(g['tournaments'] for g in games):.2f}   "
-              f"High Scores per game {statistics.mean(g['high_scores'] for g in games):.2f}   "
-              f"shared wins {sum(g['shared'] for g in games)}")
+        print(
+            f"  tournaments per game {statistics.mean(g['tournaments'] for g in games):.2f}   "
+            f"High Scores per game {statistics.mean(g['high_scores'] for g in games):.2f}   "
+            f"shared wins {sum(g['shared'] for g in games)}"
+        )
         plays = [g["rounds"] * players for g in games]
-        print(f"  reaction questions   {summary([g['reactions'] for g in games])}  "
-              f"(about {sum(g['reactions'] for g in games) / sum(plays):.1f} per turn)")
+        print(
+            f"  reaction questions   {summary([g['reactions'] for g in games])}  "
+            f"(about {sum(g['reactions'] for g in games) / sum(plays):.1f} per turn)"
+        )
         spread: dict[int, int] = {}
         for g in games:
             spread[g["winner_prizes"]] = spread.get(g["winner_prizes"], 0) + 1
-        print("  winner's Prizes histogram: "
-              + "  ".join(f"{k}:{spread[k]}" for k in sorted(spread)))
+        print(
+            "  winner's Prizes histogram: " + "  ".join(f"{k}:{spread[k]}" for k in sorted(spread))
+        )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ def _url() -> str:
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True,
-                      render_as_batch=True)
+    context.configure(
+        url=_url(), target_metadata=target_metadata, literal_binds=True, render_as_batch=True
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -39,8 +40,9 @@ def _run(connection: Connection) -> None:
 
 
 async def run_async_migrations() -> None:
-    engine = async_engine_from_config({"sqlalchemy.url": _url()}, prefix="sqlalchemy.",
-                                      poolclass=pool.NullPool)
+    engine = async_engine_from_config(
+        {"sqlalchemy.url": _url()}, prefix="sqlalchemy.", poolclass=pool.NullPool
+    )
     async with engine.connect() as connection:
         await connection.run_sync(_run)
     await engine.dispose()

@@ -85,8 +85,6 @@ class QuestionGame(Game):
         return {"type": "answer", "answer": "no"} if state["asking"] else None
 
 
-
-
 class ZoneOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     custom: bool = Field(default=False, description="Play on a zone the host draws")

@@ -126,8 +126,15 @@ class Search:
             return
         s = self.settings
         result = play_out(
-            self.game, after, depth=s.depth, guided=self.guided, candidates=s.candidates,
-            greedy=s.greedy, rng=self.rng, seed=self.seed, iteration=self.iterations,
+            self.game,
+            after,
+            depth=s.depth,
+            guided=self.guided,
+            candidates=s.candidates,
+            greedy=s.greedy,
+            rng=self.rng,
+            seed=self.seed,
+            iteration=self.iterations,
         )
         self.seats |= result.movers
         moves = result.moves + 1

@@ -23,9 +23,7 @@ def make_engine(url: str, *, pool_size: int = 20, max_overflow: int = 10) -> Asy
     """`pool_size` + `max_overflow` is how many PostgreSQL connections this process may
     open: every replica's share must fit under the server's max_connections."""
     if url.startswith("sqlite"):
-        engine = create_async_engine(
-            url, connect_args={"timeout": 30}, json_serializer=json_text
-        )
+        engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=json_text)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]

@@ -143,8 +143,14 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
         # Nobody can be away: what the frame says comes from memory (a frame is built on
         # every arrival and departure, so a busy night must not cost a query each time).
         seats = [
-            {"seat": i, "name": n, "online": p in online, "bot": live.bots.get(i),
-             "stand_in": live.stand_ins.get(i), "away_since": None}
+            {
+                "seat": i,
+                "name": n,
+                "online": p in online,
+                "bot": live.bots.get(i),
+                "stand_in": live.stand_ins.get(i),
+                "away_since": None,
+            }
             for i, (p, n) in enumerate(zip(live.players, live.names, strict=True))
         ]
         return _dump({"type": "presence", "seats": seats, "spectators": seen.spectators})
@@ -170,10 +176,27 @@ async def presence_frame(context: AppContext, match_id: str) -> str:
 class MatchConnection:
     # Thousands of these live at once: slots, not a dict each.
     __slots__ = (
-        "admitted", "busy", "closing", "compact", "connection_key", "context", "conversation",
-        "cookie_refused", "handling", "lock", "match_id", "moving", "player_id",
-        "player_name", "restarting", "seated",
-        "sent_version", "told", "watch", "websocket", "writer",
+        "admitted",
+        "busy",
+        "closing",
+        "compact",
+        "connection_key",
+        "context",
+        "conversation",
+        "cookie_refused",
+        "handling",
+        "lock",
+        "match_id",
+        "moving",
+        "player_id",
+        "player_name",
+        "restarting",
+        "seated",
+        "sent_version",
+        "told",
+        "watch",
+        "websocket",
+        "writer",
     )
 
     def __init__(self, context: AppContext, websocket: WebSocket, match_id: str) -> None:
@@ -409,19 +432,27 @@ class MatchConnection:
             return
         async with self.context.sessions() as session:
             back = await computers.come_back(
-                session, match_id=self.match_id, player_id=self.player_id,
+                session,
+                match_id=self.match_id,
+                player_id=self.player_id,
                 name=self.player_name or "A player",
             )
             await session.commit()
         if back is None:
             return
-        moves = "no moves" if back.moves == 0 else (
-            "1 move" if back.moves == 1 else f"{back.moves} moves"
+        moves = (
+            "no moves"
+            if back.moves == 0
+            else ("1 move" if back.moves == 1 else f"{back.moves} moves")
         )
-        self.send({
-            "type": "welcome_back", "seat": back.seat, "moves": back.moves,
-            "text": f"Welcome back! While you were away the computer made {moves} for you.",
-        })
+        self.send(
+            {
+                "type": "welcome_back",
+                "seat": back.seat,
+                "moves": back.moves,
+                "text": f"Welcome back! While you were away the computer made {moves} for you.",
+            }
+        )
         await self.context.notify(self.match_id, "seats", frame=back.told)
 
     async def _drain_now(self) -> None:
@@ -648,10 +679,14 @@ class MatchConnection:
         runtime.set_stand_ins(self.match_id, stand_ins_of(match.stand_ins))
         if match.status == "finished" and match.outcome and notice.get("claimed"):
             data = match.outcome
-            await runtime.claim(self.match_id, Outcome(
-                winners=tuple(data["winners"]), reason=data["reason"],
-                details=data.get("details") or {},
-            ))
+            await runtime.claim(
+                self.match_id,
+                Outcome(
+                    winners=tuple(data["winners"]),
+                    reason=data["reason"],
+                    details=data.get("details") or {},
+                ),
+            )
             await self._snapshot()
         frame = notice.get("frame")
         if isinstance(frame, dict):
@@ -677,10 +712,14 @@ class MatchConnection:
                 await runtime.end(self.match_id)
             elif match.status == "finished" and match.outcome:
                 data = match.outcome
-                await runtime.claim(self.match_id, Outcome(
-                    winners=tuple(data["winners"]), reason=data["reason"],
-                    details=data.get("details") or {},
-                ))
+                await runtime.claim(
+                    self.match_id,
+                    Outcome(
+                        winners=tuple(data["winners"]),
+                        reason=data["reason"],
+                        details=data.get("details") or {},
+                    ),
+                )
                 await self._snapshot()
         await self._send_lobby(just_ended=ended)
 

@@ -190,8 +190,7 @@ class Absence:
         since = due - timedelta(seconds=max(self._sweep_every * LOOK_BACK_SWEEPS, 30.0))
         async with self._sessions() as session:
             rows = await session.execute(
-                select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.seen_at,
-                       Match.started_at)
+                select(MatchSeat.match_id, MatchSeat.player_id, MatchSeat.seen_at, Match.started_at)
                 .join(Match, Match.id == MatchSeat.match_id)
                 .join(Player, Player.id == MatchSeat.player_id)
                 .where(

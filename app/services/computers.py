@@ -39,7 +39,7 @@ PACES = ("live", "turn-based")
 
 
 def pace_of(match: Match) -> str:
-    """"turn-based" when the match's time per move is one of TURN_BASED_TIMERS, else "live"."""
+    """ "turn-based" when the match's time per move is one of TURN_BASED_TIMERS, else "live"."""
     return "turn-based" if match.turn_timer in TURN_BASED_TIMERS else "live"
 
 
@@ -56,8 +56,15 @@ def seat_change(
 ) -> dict[str, Any]:
     """A `seat_change` as it is logged and sent (protocol, section 4.3); `version` is the
     match's version when it happened."""
-    return {"type": "seat_change", "seat": seat, "change": change, "by": by, "text": text,
-            "at": iso_utc(at), "version": version}
+    return {
+        "type": "seat_change",
+        "seat": seat,
+        "change": change,
+        "by": by,
+        "text": text,
+        "at": iso_utc(at),
+        "version": version,
+    }
 
 
 def computer_name(level: str) -> str:
@@ -97,7 +104,9 @@ async def add_computer(
         raise ArcadeError("bad_request", "A computer player is 'easy' or 'normal'.")
     token = secrets.token_urlsafe(32)  # nobody holds it: a computer never signs in
     computer = Player(
-        id=uuid.uuid4().hex, name=computer_name(level), token_hash=hash_token(token),
+        id=uuid.uuid4().hex,
+        name=computer_name(level),
+        token_hash=hash_token(token),
         bot_level=level,
     )
     session.add(computer)
@@ -271,9 +280,14 @@ def describe_seats(summary: dict[str, Any], match: Match, facts: SeatFacts | Non
         entry["away_since"] = iso_utc(facts.away[seat]) if facts and seat in facts.away else None
     summary["turn_timer"] = match.turn_timer
     summary["pace"] = pace_of(match)
-    summary["absence"] = None if facts is None else {
-        "away_after": facts.away_after, "claim_after": facts.claim_after,
-    }
+    summary["absence"] = (
+        None
+        if facts is None
+        else {
+            "away_after": facts.away_after,
+            "claim_after": facts.claim_after,
+        }
+    )
 
 
 # --- absent friends -------------------------------------------------------------------------
@@ -298,8 +312,11 @@ async def stand_in(
     player_id = player.id
     absent = live.names[seat] if 0 <= seat < len(live.names) else "a player"
     told = seat_change(
-        seat, "stand_in", player.name,
-        f"{player.name} let the computer play for {absent} until she is back.", now,
+        seat,
+        "stand_in",
+        player.name,
+        f"{player.name} let the computer play for {absent} until she is back.",
+        now,
         live.version,
     )
 
@@ -332,11 +349,15 @@ async def stand_in(
                 f"It is not {live.names[seat]}'s turn: a computer may take over when it is.",
             )
         stand_ins[str(seat)] = {
-            "level": STAND_IN_LEVEL, "by": player_id, "since": iso_utc(now),
+            "level": STAND_IN_LEVEL,
+            "by": player_id,
+            "since": iso_utc(now),
             "version": live.version,
         }
         return {
-            "stand_ins": stand_ins, "has_computer": True, "seat_changes": _logged(match, told),
+            "stand_ins": stand_ins,
+            "has_computer": True,
+            "seat_changes": _logged(match, told),
         }
 
     return await change_lobby(session, match_id, decide), told
@@ -365,7 +386,11 @@ async def come_back(
         if entry is None:
             return None
         told = seat_change(
-            seat, "returned", None, f"{name} is back and plays her own seat again.", _now(),
+            seat,
+            "returned",
+            None,
+            f"{name} is back and plays her own seat again.",
+            _now(),
             match.version,
         )
         found.update(seat=seat, entry=entry, told=told)
@@ -380,8 +405,12 @@ async def come_back(
         return None
     seat, entry = found["seat"], found["entry"]
     moves = await session.scalar(
-        select(func.count()).select_from(Move).where(
-            Move.match_id == match_id, Move.seat == seat, Move.bot.is_(True),
+        select(func.count())
+        .select_from(Move)
+        .where(
+            Move.match_id == match_id,
+            Move.seat == seat,
+            Move.bot.is_(True),
             Move.seq > int(entry.get("version", 0)),
         )
     )
@@ -426,23 +455,29 @@ async def claim_win(
         if now - since < timedelta(seconds=facts.claim_after):
             wait = int(facts.claim_after - (now - since).total_seconds()) + 1
             raise ArcadeError(
-                "too_soon", f"Your opponent may still come back: you can claim the win in "
-                f"{wait} seconds.",
+                "too_soon",
+                f"Your opponent may still come back: you can claim the win in {wait} seconds.",
             )
         outcome = {
-            "winners": [mine], "reason": CLAIMED, "scores": None,
+            "winners": [mine],
+            "reason": CLAIMED,
+            "scores": None,
             "details": {"claimed": True, "away": other},
         }
         claimed.update(outcome)
         told = seat_change(
-            other, "claimed", player.name,
+            other,
+            "claimed",
+            player.name,
             f"{player.name} claimed the win: the other player "
             + ("ran out of time." if pace_of(match) == "turn-based" else "stayed away."),
             now,
             match.version,
         )
         return {
-            "status": "finished", "outcome": outcome, "finished_at": now,
+            "status": "finished",
+            "outcome": outcome,
+            "finished_at": now,
             "seat_changes": _logged(match, told),
         }
 

@@ -118,8 +118,12 @@ async def test_a_rematch_keeps_the_computer_players_and_the_turn_timer(
         )
         assert timer.json()["turn_timer"] == 120
         await ada.post(f"/api/matches/{match_id}/start")
-        await update_match_row(quick_server.database_url, match_id, status="finished",
-                   outcome={"winners": [0], "reason": "test", "scores": None, "details": {}})
+        await update_match_row(
+            quick_server.database_url,
+            match_id,
+            status="finished",
+            outcome={"winners": [0], "reason": "test", "scores": None, "details": {}},
+        )
         again = (await bob.post(f"/api/matches/{match_id}/rematch")).json()
     assert [s["bot"] for s in again["seats"]].count("easy") == 1
     assert again["turn_timer"] == 120
@@ -176,7 +180,8 @@ async def test_an_absent_friend_gets_a_stand_in_and_her_seat_back(
         log = (await client.get(f"/api/matches/{match_id}/log")).json()
         assert any(m["bot"] and m["seat"] == 2 for m in log["moves"])
         assert [(c["seat"], c["change"], c["by"]) for c in log["seat_changes"]] == [
-            (2, "stand_in", "Ada"), (2, "returned", None)
+            (2, "stand_in", "Ada"),
+            (2, "returned", None),
         ]
 
 

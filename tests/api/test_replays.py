@@ -93,7 +93,7 @@ async def test_a_private_finished_match_exports_only_to_players_and_invited(
             assert stranger.status_code == 403
             assert stranger.json()["code"] == "forbidden"
             assert "moves" not in stranger.json() and "server_seed" not in stranger.json()
-            guest = (await client.get(f"{url}/replay", headers=_auth(finished["tokens"][1])))
+            guest = await client.get(f"{url}/replay", headers=_auth(finished["tokens"][1]))
             assert guest.status_code == 200 and guest.json()["moves"]
             invited = await client.get(f"{url}/replay", params={"watch": token})
             assert invited.status_code == 200 and verify_record(invited.json()).ok

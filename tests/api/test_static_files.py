@@ -200,9 +200,7 @@ async def test_a_match_page_preloads_its_own_renderer_and_every_module_it_import
         pages = {}
         for game in ("tube-tanks", "c64-maze"):
             match_id = (await ada.post("/api/matches", {"game": game})).json()["id"]
-            pages[game] = preloaded(
-                (await client.get(f"/match/{match_id}", headers=BROWSER)).text
-            )
+            pages[game] = preloaded((await client.get(f"/match/{match_id}", headers=BROWSER)).text)
         unknown = preloaded((await client.get("/match/some-match", headers=BROWSER)).text)
     for preloads in (*pages.values(), unknown):
         assert {"js/match.js", "js/socket.js", "js/patch.js"} <= preloads

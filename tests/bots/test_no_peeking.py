@@ -132,7 +132,7 @@ def look_alike(game: Game, state: State, seat: int, shuffler: random.Random) -> 
         last = other["discard"][-1:]
         cards = other["deck"] + other["discard"][:-1]
         shuffler.shuffle(cards)
-        other["deck"], other["discard"] = cards[: len(state["deck"])], cards[len(state["deck"]):]
+        other["deck"], other["discard"] = cards[: len(state["deck"])], cards[len(state["deck"]) :]
         other["discard"] += last
         return other
     players = other["players"]
@@ -144,7 +144,8 @@ def look_alike(game: Game, state: State, seat: int, shuffler: random.Random) -> 
             size = len(player["hand"])
             player["hand"], cards = cards[:size], cards[size:]
     other["power_deck"], other["power_discard"] = (
-        cards[: len(state["power_deck"])], cards[len(state["power_deck"]):]
+        cards[: len(state["power_deck"])],
+        cards[len(state["power_deck"]) :],
     )
     games = other["games_deck"] + other["games_discard"]
     shuffler.shuffle(games)
@@ -200,9 +201,7 @@ BOT_TABLES = [(JOYSTICK, 2), (JOYSTICK, 3), (CD_THIEF, 2)]
 @pytest.mark.parametrize(
     ("game", "players"), BOT_TABLES, ids=[f"{g.id}-{n}p" for g, n in BOT_TABLES]
 )
-def test_a_bot_makes_the_same_decision_in_states_that_look_alike(
-    game: Game, players: int
-) -> None:
+def test_a_bot_makes_the_same_decision_in_states_that_look_alike(game: Game, players: int) -> None:
     """Issue 15: "two states that look the same from the bot's seat but differ in the hidden
     parts give the same decision for the same seed" (normal, no time budget: deterministic).
     With a small time budget the search stops at a moment, so only legality is checked."""

@@ -52,8 +52,8 @@ def test_snakes_counts_segments_then_captures() -> None:
     assert game.playout_score(longer, 0) == game.playout_score(state, 0) + 1
     captor = copy.deepcopy(state)
     captor["players"][0]["captured"] = 1
-    assert game.playout_score(state, 0) < game.playout_score(captor, 0) < game.playout_score(
-        longer, 0
+    assert (
+        game.playout_score(state, 0) < game.playout_score(captor, 0) < game.playout_score(longer, 0)
     )
 
 

@@ -48,9 +48,9 @@ def test_rows_from_before_are_people_and_their_moves(database_url: str) -> None:
     _run(database_url, [PLAYER, MATCH, SEAT, MOVE])
     command.upgrade(config, "0008")
     assert _run(database_url, [], "SELECT bot_level FROM players") == [(None,)]
-    assert _run(
-        database_url, [], "SELECT turn_timer, stand_ins, has_computer FROM matches"
-    ) == [(None, None, False)]
+    assert _run(database_url, [], "SELECT turn_timer, stand_ins, has_computer FROM matches") == [
+        (None, None, False)
+    ]
     assert _run(database_url, [], "SELECT seen_at FROM match_seats") == [(None,)]
     assert _run(database_url, [], "SELECT bot FROM moves") == [(False,)]
     command.downgrade(config, "0007")

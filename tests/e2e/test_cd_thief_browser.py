@@ -39,7 +39,8 @@ def started_match(base: str) -> tuple[str, dict[str, str], dict[str, str]]:
         assert created.status_code == 201, created.text
         match_id = created.json()["id"]
         joined = client.post(
-            f"/api/matches/{match_id}/join", json={},
+            f"/api/matches/{match_id}/join",
+            json={},
             headers={"Authorization": f"Bearer {guest['token']}"},
         )
         assert joined.status_code == 200, joined.text
@@ -131,8 +132,9 @@ def test_a_refused_move_shows_its_reason(new_page: Any, live_server: str) -> Non
     page = new_page(player=host)
     page.goto(f"/match/{match_id}")
     expect(page.get_by_test_id("cd-board")).to_be_visible()
-    page.evaluate("move => window.arcade.submit(move).catch(() => null)",
-                  {"type": "move", "to": [9, 14]})
+    page.evaluate(
+        "move => window.arcade.submit(move).catch(() => null)", {"type": "move", "to": [9, 14]}
+    )
     expect(page.get_by_test_id("move-error")).to_be_visible()
 
 
@@ -141,16 +143,22 @@ def test_a_refused_move_shows_its_reason(new_page: Any, live_server: str) -> Non
 # loaded in the browser and fed wire states built from the rules module (the same `view` the
 # server sends), with the events that `apply` produced.
 
+
 def wire(state: dict[str, Any], seat: int, version: int) -> dict[str, Any]:
     game = GAME
     outcome = game.outcome(state)
     return {
-        "game": "cd-thief", "status": "finished" if outcome else "playing", "version": version,
-        "seats": [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bea"}], "you": seat,
+        "game": "cd-thief",
+        "status": "finished" if outcome else "playing",
+        "version": version,
+        "seats": [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bea"}],
+        "you": seat,
         "active_seats": sorted(game.active_seats(state)),
-        "legal_moves": game.legal_moves(state, seat), "board": game.view(state, seat),
-        "outcome": None if outcome is None else {
-            "winners": list(outcome.winners), "reason": outcome.reason},
+        "legal_moves": game.legal_moves(state, seat),
+        "board": game.view(state, seat),
+        "outcome": None
+        if outcome is None
+        else {"winners": list(outcome.winners), "reason": outcome.reason},
     }
 
 
@@ -186,15 +194,20 @@ def test_frantic_mode_banner_itg_chase_and_white_die(
     """Issue item 7: "a Frantic Mode banner"; item 4: ITG's chase with the white die shown."""
     game = GAME
     state = game.setup(2, game.parse_options({}), Dice("frantic-ui", 0))
-    state["thieves"][0].update(pos=[10, 7], backpack=["cds", "key", "studson"],
-                               opened=["casino"])
+    state["thieves"][0].update(pos=[10, 7], backpack=["cds", "key", "studson"], opened=["casino"])
     state["thieves"][1]["pos"] = [15, 16]
     for item in ("cds", "red-key", "red-studson"):
         del state["items"][item]
     state["frantic"] = 0
     state["itg"] = [5, 3]
-    state["turn"] = {"seat": 0, "number": 9, "phase": "roll", "dice": None, "targets": [],
-                     "battled": []}
+    state["turn"] = {
+        "seat": 0,
+        "number": 9,
+        "phase": "roll",
+        "dice": None,
+        "targets": [],
+        "battled": [],
+    }
     page = renderer_page(new_page, width=390)
     update(page, wire(state, 0, 1), [])
     banner = page.get_by_test_id("cd-frantic")
@@ -231,14 +244,21 @@ def test_difficult_mode_no_winner_ending(new_page: Any, live_server: str, artifa
     state["thieves"][1].update(pos=None, lives=0, out=True)
     state["items"] = {k: v for k, v in state["items"].items() if not k.startswith("green-")}
     state["podcasters"]["scott"] = [10, 6]
-    state["turn"] = {"seat": 0, "number": 40, "phase": "battle", "dice": None, "targets": [],
-                     "battled": []}
+    state["turn"] = {
+        "seat": 0,
+        "number": 40,
+        "phase": "battle",
+        "dice": None,
+        "targets": [],
+        "battled": [],
+    }
     page = renderer_page(new_page)
     update(page, wire(state, 0, 1), [])
     expect(page.get_by_test_id("cd-battle")).to_be_visible()
     expect(page.get_by_test_id("cd-battle")).to_contain_text("Scott")
     seed = next(  # a seed whose Battle dice lose (fewer than 4 hit points without a Zapper)
-        n for n in range(100)
+        n
+        for n in range(100)
         if game.outcome(game.apply(state, 0, {"type": "battle"}, Dice("no-winner-ui", n))[0])
     )
     over, events = game.apply(state, 0, {"type": "battle"}, Dice("no-winner-ui", seed))
@@ -265,8 +285,14 @@ def test_the_event_card_is_turned_over_after_the_thief_walks(
     game = GAME
     state = game.setup(2, game.parse_options({}), Dice("card-ui", 0))
     state["thieves"][0]["pos"] = [10, 7]
-    state["turn"] = {"seat": 0, "number": 3, "phase": "roll", "dice": None, "targets": [],
-                     "battled": []}
+    state["turn"] = {
+        "seat": 0,
+        "number": 3,
+        "phase": "roll",
+        "dice": None,
+        "targets": [],
+        "battled": [],
+    }
     rolled, _ = game.apply(state, 0, {"type": "roll"}, Dice("card-ui", 1))
     page = renderer_page(new_page)
     update(page, wire(rolled, 0, 1), [])
@@ -296,14 +322,19 @@ def test_the_winner_escapes_and_a_replay_jump_drops_stale_words(
     new dice. After the escape the banner is gone; a jump back shows no stale sentence."""
     game = GAME
     state = game.setup(2, game.parse_options({}), Dice("escape-ui", 0))
-    state["thieves"][0].update(pos=[9, 14], backpack=["cds", "key", "studson"],
-                               opened=["casino"])
+    state["thieves"][0].update(pos=[9, 14], backpack=["cds", "key", "studson"], opened=["casino"])
     state["thieves"][1]["pos"] = [15, 16]
     for item in ("cds", "red-key", "red-studson"):
         del state["items"][item]
     state["frantic"] = 0
-    state["turn"] = {"seat": 0, "number": 30, "phase": "roll", "dice": None, "targets": [],
-                     "battled": []}
+    state["turn"] = {
+        "seat": 0,
+        "number": 30,
+        "phase": "roll",
+        "dice": None,
+        "targets": [],
+        "battled": [],
+    }
     rolled, roll_events = game.apply(state, 0, {"type": "roll"}, Dice("escape-ui", 1))
     exits = [t for t in rolled["turn"]["targets"] if t[1] >= 15]
     assert exits, rolled["turn"]["targets"]
@@ -347,15 +378,20 @@ def test_highlighted_squares_are_named_by_place_not_coordinates(
     game = GAME
     state = game.setup(2, game.parse_options({}), Dice("places-ui", 0))
     state["thieves"][0]["pos"] = [10, 7]
-    state["turn"] = {"seat": 0, "number": 3, "phase": "roll", "dice": None, "targets": [],
-                     "battled": []}
+    state["turn"] = {
+        "seat": 0,
+        "number": 3,
+        "phase": "roll",
+        "dice": None,
+        "targets": [],
+        "battled": [],
+    }
     rolled, _ = game.apply(state, 0, {"type": "roll"}, Dice("places-ui", 1))
     page = renderer_page(new_page)
     update(page, wire(rolled, 0, 1), [])
     targets = page.locator('[data-testid^="cd-target-"]')
     expect(targets.first).to_be_visible()
-    labels = [targets.nth(i).get_attribute("aria-label") or ""
-              for i in range(targets.count())]
+    labels = [targets.nth(i).get_attribute("aria-label") or "" for i in range(targets.count())]
     assert len(labels) == len(rolled["turn"]["targets"])
     assert all(label.startswith("Move to the ") for label in labels), labels
     assert not any(re.search(r"\d", label) for label in labels), labels
@@ -367,7 +403,8 @@ def test_highlighted_squares_are_named_by_place_not_coordinates(
     update(page, wire(on_key, 0, 2), [])
     x, y = rolled["turn"]["targets"][0]
     expect(page.get_by_test_id(f"cd-target-{x}-{y}")).to_have_attribute(
-        "aria-label", re.compile(r"^Move to the .+, where the Red Key lies$"))
+        "aria-label", re.compile(r"^Move to the .+, where the Red Key lies$")
+    )
 
     to = rolled["turn"]["targets"][-1]
     moved, events = game.apply(rolled, 0, {"type": "move", "to": to}, Dice("places-ui", 2))

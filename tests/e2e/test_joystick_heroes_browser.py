@@ -103,17 +103,20 @@ def test_two_friends_play_a_round(new_page: Any, live_server: str, artifacts: Pa
                     expect(other.get_by_test_id("question-text")).to_have_attribute(
                         "data-kind", "tilt"
                     )
-                    other.screenshot(path=str(artifacts / "joystick-heroes-reaction.png"),
-                                     full_page=True)
-                    page.screenshot(path=str(artifacts / "joystick-heroes-roll.png"),
-                                    full_page=True)
+                    other.screenshot(
+                        path=str(artifacts / "joystick-heroes-reaction.png"), full_page=True
+                    )
+                    page.screenshot(
+                        path=str(artifacts / "joystick-heroes-roll.png"), full_page=True
+                    )
                 rolled_seen = True
             if clicked == '[data-testid="powerup-done"]':
                 shopped += 1
                 if shopped == 1:
                     expect(page.get_by_test_id("powerup-waiting")).to_be_visible()
-                    page.screenshot(path=str(artifacts / "joystick-heroes-powerup.png"),
-                                    full_page=True)
+                    page.screenshot(
+                        path=str(artifacts / "joystick-heroes-powerup.png"), full_page=True
+                    )
         if not moved:
             ada.wait_for_timeout(150)
     assert rolled_seen, f"nobody rolled: {clicks}"
@@ -170,12 +173,14 @@ def test_a_finished_game_shows_the_prizes_per_round_chart(
                 break
             # The seat to move: during PLAY every seat also has its discards (H13a).
             seat = next(
-                i for i, v in enumerate(views)
+                i
+                for i, v in enumerate(views)
                 if i in v["view"]["active_seats"] and v["view"]["legal_moves"]
             )
             move = quick_move(views[seat]["view"]["legal_moves"])
             answer = client.post(
-                f"/api/matches/{match_id}/moves", json={"move": move, "id": f"m{number}"},
+                f"/api/matches/{match_id}/moves",
+                json={"move": move, "id": f"m{number}"},
                 headers=auth(players[seat]),
             )
             assert answer.status_code == 200, answer.text
@@ -209,7 +214,8 @@ def first_legal_move(base: str, match_id: str, player: dict[str, str], number: i
         view = client.get(f"/api/matches/{match_id}", headers=auth(player)).json()["view"]
         move = view["legal_moves"][0]
         sent = client.post(
-            f"/api/matches/{match_id}/moves", json={"move": move, "id": f"first-{number}"},
+            f"/api/matches/{match_id}/moves",
+            json={"move": move, "id": f"first-{number}"},
             headers=auth(player),
         )
         assert sent.status_code == 200, sent.text
@@ -281,9 +287,16 @@ def test_a_reaction_button_stays_put_while_the_others_answer(
         **view,
         "active_seats": [0, 2],
         "legal_moves": [yes, no],
-        "board": {**view["board"], "question": {
-            "kind": "tilt", "asker": 1, "seats": [2, 0], "holding": True, "answer": None,
-        }},
+        "board": {
+            **view["board"],
+            "question": {
+                "kind": "tilt",
+                "asker": 1,
+                "seats": [2, 0],
+                "holding": True,
+                "answer": None,
+            },
+        },
     }
     ada.evaluate(MOUNT_RENDERER, asked)
     mine = ada.get_by_test_id("test-renderer")
@@ -299,9 +312,14 @@ def test_a_reaction_button_stays_put_while_the_others_answer(
     assert ada.evaluate("window.sentMoves") == [no]
 
     # Ada passed: the prompt says so and offers Tilt! after all, on the same button.
-    ada_passed = {**cid_answered, "version": view["version"] + 2, "board": {
-        **asked["board"], "question": {**asked["board"]["question"], "answer": False},
-    }}
+    ada_passed = {
+        **cid_answered,
+        "version": view["version"] + 2,
+        "board": {
+            **asked["board"],
+            "question": {**asked["board"]["question"], "answer": False},
+        },
+    }
     ada.evaluate("view => window.testRenderer.update(view, [])", ada_passed)
     expect(mine.get_by_test_id("reaction-answer")).to_contain_text("pass")
     expect(mine.get_by_test_id("answer-yes")).to_have_text("Play Tilt! instead")
@@ -327,14 +345,27 @@ def test_hand_dice_and_arcade_controls_stay_put_and_send_their_own_move(
     first, second, third = (c["id"] for c in board["hand"])
     spots = [e["spot"] for e in board["arcade"]]
     play = {
-        "seat": 0, "card": board["arcade"][0]["card"], "context": "arcade", "step": "marking",
-        "level": 1, "dice": [100, 200, 300], "face": "+100", "face_mod": None,
-        "continued": None, "coop": None, "marked": [1], "premium": False, "level_target": None,
-        "high_score_target": 900, "dice_count": 3, "score": 700,
+        "seat": 0,
+        "card": board["arcade"][0]["card"],
+        "context": "arcade",
+        "step": "marking",
+        "level": 1,
+        "dice": [100, 200, 300],
+        "face": "+100",
+        "face_mod": None,
+        "continued": None,
+        "coop": None,
+        "marked": [1],
+        "premium": False,
+        "level_target": None,
+        "high_score_target": 900,
+        "dice_count": 3,
+        "score": 700,
     }
 
-    def marking(version_step: int, hand: list[str], dice: list[int], spots_free: list[int],
-                tokens: int) -> dict[str, Any]:
+    def marking(
+        version_step: int, hand: list[str], dice: list[int], spots_free: list[int], tokens: int
+    ) -> dict[str, Any]:
         """Ada marks dice for a Do-Over; her hand may be discarded and (not a real state,
         but the renderer draws what it gets) she may move to free spots."""
         legal = [{"type": "mark_die", "die": d} for d in dice]
@@ -342,11 +373,19 @@ def test_hand_dice_and_arcade_controls_stay_put_and_send_their_own_move(
         legal += [{"type": "move_to", "spot": s} for s in spots_free]
         players = [dict(p) for p in board["players"]]
         players[1]["tokens"] = tokens  # the other seat's update
-        return {**view, "version": view["version"] + version_step, "active_seats": [0],
-                "legal_moves": legal, "board": {
-                    **board, "play": play, "turn": None, "players": players,
-                    "hand": [c for c in board["hand"] if c["id"] in hand],
-                }}
+        return {
+            **view,
+            "version": view["version"] + version_step,
+            "active_seats": [0],
+            "legal_moves": legal,
+            "board": {
+                **board,
+                "play": play,
+                "turn": None,
+                "players": players,
+                "hand": [c for c in board["hand"] if c["id"] in hand],
+            },
+        }
 
     ada.evaluate(MOUNT_RENDERER, marking(1, [first, second, third], [0, 2], spots[1:3], 5))
     mine = ada.get_by_test_id("test-renderer")

@@ -204,7 +204,8 @@ def test_advanced_board_arrows_never_cover_a_controller(
                 place = next((m for m in places if m["slot"] == "B4"), places[0])
                 answer = client.post(
                     f"/api/matches/{match_id}/moves",
-                    json={"move": place, "id": f"place-{seat}-{number}"}, headers=auth(player),
+                    json={"move": place, "id": f"place-{seat}-{number}"},
+                    headers=auth(player),
                 )
                 assert answer.status_code == 200, answer.text
     page = new_page(width=390, height=844, player=players[0])
@@ -226,7 +227,8 @@ def test_advanced_board_arrows_never_cover_a_controller(
         for direction in ("ccw", "cw"):
             box = boxes[direction]
             covered = [
-                (x, y) for x, y in centres
+                (x, y)
+                for x, y in centres
                 if box["x"] <= x <= box["x"] + box["width"]
                 and box["y"] <= y <= box["y"] + box["height"]
             ]
@@ -335,10 +337,15 @@ def solitary_solution(view: dict[str, Any]) -> list[dict[str, Any]]:
     assert rules is not None
     board = view["board"]
     state: dict[str, Any] = {
-        "game": "tactrics-solitary", "phase": "play", "seats": 1,
-        "scenario": board["scenario"], "targets": board["targets"],
+        "game": "tactrics-solitary",
+        "phase": "play",
+        "seats": 1,
+        "scenario": board["scenario"],
+        "targets": board["targets"],
         "routers": {s: c for s, c in zip(SLOTS, board["routers"], strict=True) if c},
-        "rotations": 0, "history": [], "outcome": None,
+        "rotations": 0,
+        "history": [],
+        "outcome": None,
     }
     chooser = random.Random(0)
     moves = []
@@ -348,8 +355,10 @@ def solitary_solution(view: dict[str, Any]) -> list[dict[str, Any]]:
         if chooser.random() < 0.1:
             move = chooser.choice(legal)
         else:
+
             def score(m: dict[str, Any], state: dict[str, Any] = state) -> float:
                 return rules.playout_score(rules.apply(state, 0, m, Dice("x", 1))[0], 0) or 0.0
+
             move = max(legal, key=lambda m: (score(m), chooser.random()))
         state, _ = rules.apply(state, 0, move, Dice("x", 1))
         moves.append(move)
@@ -406,7 +415,8 @@ def test_solitary_replay_tells_the_puzzle_and_never_offers_undo(
 
     page.get_by_test_id("first").click()
     expect(now).to_contain_text(
-        "The puzzle: bring every router around the tower ringed in its colour.")
+        "The puzzle: bring every router around the tower ringed in its colour."
+    )
     expect(now).not_to_contain_text("Next:")
     expect(clock).to_be_hidden()
     expect(undo).to_be_hidden()

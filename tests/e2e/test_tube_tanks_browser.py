@@ -205,14 +205,20 @@ def test_renderer_draws_a_finished_battle(new_page: Any, live_server: str, artif
     state["tanks"][3].update(cell="H9", hp=2, destroyed=False)
     state["tanks"][4].update(cell="G10", hp=1, destroyed=False)
     state["turn"]["steady"] = True
-    after, events = game.apply(state, 0, {"type": "fire", "target": "H9", "aim": "tank"},
-                               Dice("probe", 1))
+    after, events = game.apply(
+        state, 0, {"type": "fire", "target": "H9", "aim": "tank"}, Dice("probe", 1)
+    )
     outcome = game.outcome(after)
     assert outcome is not None and outcome.winners == (0,)
     wire = {
-        "game": "tube-tanks", "status": "finished", "version": 1,
-        "seats": [{"seat": 0, "name": "Gina"}, {"seat": 1, "name": "Otto"}], "you": 0,
-        "active_seats": [], "legal_moves": [], "board": game.view(after, 0),
+        "game": "tube-tanks",
+        "status": "finished",
+        "version": 1,
+        "seats": [{"seat": 0, "name": "Gina"}, {"seat": 1, "name": "Otto"}],
+        "you": 0,
+        "active_seats": [],
+        "legal_moves": [],
+        "board": game.view(after, 0),
         "outcome": outcome.to_json(),
     }
     with httpx.Client(base_url=live_server) as client:
@@ -241,18 +247,27 @@ def test_a_ram_from_the_board(new_page: Any, live_server: str, artifacts: Path) 
     Tanks 1 face each other on H7/H8 (a custom zone, accepted by the guest); the first player
     clicks the enemy tank, reads the ram panel, rams. QA found the status still offering
     "4 of 6 movement points left" after the ram ended the movement."""
-    zone = {"walls": ["B8"], "pools": ["C6"], "gaps": [], "green": ["H7", "C5", "M2"],
-            "orange": ["H8", "D7", "M14"]}
+    zone = {
+        "walls": ["B8"],
+        "pools": ["C6"],
+        "gaps": [],
+        "green": ["H7", "C5", "M2"],
+        "orange": ["H8", "D7", "M14"],
+    }
     with httpx.Client(base_url=live_server) as client:
         host, guest = api_player(client, "Gina"), api_player(client, "Otto")
         created = client.post(
-            "/api/matches", headers=auth(host),
+            "/api/matches",
+            headers=auth(host),
             json={"game": "tube-tanks", "options": {"setup": "custom", "zone": zone}, "seats": 2},
         )
         assert created.status_code == 201, created.text
         match_id, options = created.json()["id"], created.json()["options"]
-        for path, body, who in (("join", {}, guest), ("accept", {"options": options}, guest),
-                                ("start", {}, host)):
+        for path, body, who in (
+            ("join", {}, guest),
+            ("accept", {"options": options}, guest),
+            ("start", {}, host),
+        ):
             answer = client.post(f"/api/matches/{match_id}/{path}", json=body, headers=auth(who))
             assert answer.status_code == 200, answer.text
     pages = [new_page(player=host), new_page(width=390, height=844, player=guest)]

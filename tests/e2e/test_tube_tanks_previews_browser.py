@@ -12,8 +12,12 @@ from app.games.tube_tanks.ballistics import bolt_path, dice_count, distance, hit
 
 pytestmark = pytest.mark.browser
 
-PAIRS = [((x0, y0), (x1, y1)) for x0, y0 in ((0, 0), (7, 7), (3, 11), (14, 2))
-         for x1 in range(-2, 17, 3) for y1 in range(-2, 17, 2)]
+PAIRS = [
+    ((x0, y0), (x1, y1))
+    for x0, y0 in ((0, 0), (7, 7), (3, 11), (14, 2))
+    for x1 in range(-2, 17, 3)
+    for y1 in range(-2, 17, 2)
+]
 
 PREVIEW = """async (pairs) => {
   const g = await import("/static/js/tube-tanks/geometry.js");
@@ -33,8 +37,11 @@ def test_the_clients_shot_previews_match_the_rules_module(live_server: str, new_
     assert len(client) == len(PAIRS)
     for (a, b), (dist, counts, chances, path) in zip(PAIRS, client, strict=True):
         assert dist == distance(a, b), (a, b)
-        expected = [dice_count(dist, stationary=s, triangulating=t)
-                    for s in (False, True) for t in (False, True)]
+        expected = [
+            dice_count(dist, stationary=s, triangulating=t)
+            for s in (False, True)
+            for t in (False, True)
+        ]
         assert counts == expected, (a, b)
         assert chances == pytest.approx([float(hit_chance(n)) for n in expected]), (a, b)
         assert [tuple(xy) for xy in path] == bolt_path(a, b), (a, b)

@@ -88,8 +88,14 @@ def play(game: Game, players: int, seed: int, *, checks: bool = True) -> Playout
     pytest.fail(f"{game.id} did not finish within {MAX_MOVES} random moves")
 
 
-def _playout_move(game: Game, state: dict[str, Any], seat: int, legal: list[dict[str, Any]],
-                  chooser: random.Random, dice: Dice) -> dict[str, Any]:
+def _playout_move(
+    game: Game,
+    state: dict[str, Any],
+    seat: int,
+    legal: list[dict[str, Any]],
+    chooser: random.Random,
+    dice: Dice,
+) -> dict[str, Any]:
     """Nine moves in ten by one-step lookahead where the game gives a playout score."""
     return guided_move(game, state, seat, legal, chooser, dice, random_share=0.1)
 

@@ -37,9 +37,10 @@ async def test_silence_is_answered_by_the_server_when_time_is_up(
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob = await guests(client, "Ada", "Bob")
         match_id = await started_match(client, [ada, bob], game=QuestionGame.id)
-    async with Viewer(server.ws_url, match_id, ada.token) as a, Viewer(
-        server.ws_url, match_id, bob.token
-    ) as b:
+    async with (
+        Viewer(server.ws_url, match_id, ada.token) as a,
+        Viewer(server.ws_url, match_id, bob.token) as b,
+    ):
         await a.until_type("snapshot")
         await b.until_type("snapshot")
         assert a.state["deadline"] is None, "no clock on an ordinary turn"
@@ -66,9 +67,10 @@ async def test_an_answer_in_time_stops_the_clock(server: LiveServer, question_ga
     async with httpx.AsyncClient(base_url=server.url) as client:
         ada, bob = await guests(client, "Ada", "Bob")
         match_id = await started_match(client, [ada, bob], game=QuestionGame.id)
-    async with Viewer(server.ws_url, match_id, ada.token) as a, Viewer(
-        server.ws_url, match_id, bob.token
-    ) as b:
+    async with (
+        Viewer(server.ws_url, match_id, ada.token) as a,
+        Viewer(server.ws_url, match_id, bob.token) as b,
+    ):
         await a.until_type("snapshot")
         await b.until_type("snapshot")
         await a.move({"type": "ask"})

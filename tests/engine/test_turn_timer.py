@@ -15,8 +15,16 @@ def _match(game_id: str, players: int, timer: int | None) -> LiveMatch:
     options = game.parse_options({})
     state = game.setup(players, options, Dice("timer", 0))
     live = LiveMatch(
-        id="m", game=game, options=options, seed="timer", players=["a", "b"][:players],
-        names=["Ada", "Bob"][:players], state=state, version=0, status="active", outcome=None,
+        id="m",
+        game=game,
+        options=options,
+        seed="timer",
+        players=["a", "b"][:players],
+        names=["Ada", "Bob"][:players],
+        state=state,
+        version=0,
+        status="active",
+        outcome=None,
         turn_timer=timer,
     )
     live.remember(0, state, [])

@@ -14,13 +14,16 @@ from tests.helpers import Viewer, guests
 from tests.realtime.test_redis_hub import redis_url  # noqa: F401  (the fixture)
 
 ABSENCE = {
-    "bot_think_seconds": 0.0, "bot_time_budget": 0.2, "bot_sweep_seconds": 0.5,
+    "bot_think_seconds": 0.0,
+    "bot_time_budget": 0.2,
+    "bot_sweep_seconds": 0.5,
     "away_after_seconds": 1,
 }
 
 
 async def test_a_stand_in_made_on_one_process_plays_and_ends_on_the_other(
-    database_url: str, redis_url: str  # noqa: F811
+    database_url: str,
+    redis_url: str,  # noqa: F811
 ) -> None:
     first = LiveServer(database_url, redis_url=redis_url, **ABSENCE).start()
     second = LiveServer(
@@ -29,9 +32,9 @@ async def test_a_stand_in_made_on_one_process_plays_and_ends_on_the_other(
     try:
         async with httpx.AsyncClient(base_url=first.url, timeout=30) as client:
             ada, bob, cyd = await guests(client, "Ada", "Bob", "Cyd")
-            match_id = (
-                await ada.post("/api/matches", {"game": "c64-maze", "seats": 3})
-            ).json()["id"]
+            match_id = (await ada.post("/api/matches", {"game": "c64-maze", "seats": 3})).json()[
+                "id"
+            ]
             for guest in (bob, cyd):
                 await guest.post(f"/api/matches/{match_id}/join", {})
             await ada.post(f"/api/matches/{match_id}/start")

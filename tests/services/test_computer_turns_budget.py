@@ -12,7 +12,11 @@ from app.services.computer_turns import LEAST_BUDGET, ComputerTurns
 def _turns(workers: int) -> ComputerTurns:
     nothing: Any = None
     return ComputerTurns(
-        nothing, nothing, workers=workers, time_budget=0.7, think_seconds=0.0,
+        nothing,
+        nothing,
+        workers=workers,
+        time_budget=0.7,
+        think_seconds=0.0,
         pending_limit=10,
     )
 

@@ -171,9 +171,7 @@ async def list_matches(
     seen = await context.presence.look_many(m.id for m in found)  # one round trip
     summaries = []
     for m in found:
-        one = lobby.summary(
-            m, names=names, online=set(seen[m.id].online), activity=activity[m.id]
-        )
+        one = lobby.summary(m, names=names, online=set(seen[m.id].online), activity=activity[m.id])
         computers.describe_seats(one, m, facts)
         summaries.append(one)
     return MatchesPublic(
@@ -308,7 +306,8 @@ async def claim_win(
     await context.runtime.claim(
         match_id,
         Outcome(
-            winners=tuple(outcome["winners"]), reason=outcome["reason"],
+            winners=tuple(outcome["winners"]),
+            reason=outcome["reason"],
             details=outcome["details"],
         ),
     )

@@ -46,4 +46,3 @@ def fixed_distances(goals: frozenset[str], blocked: frozenset[str]) -> dict[str,
 
 def manhattan(a: str, b: str) -> int:
     return abs(ord(a[0]) - ord(b[0])) + abs(int(a[1]) - int(b[1]))
-

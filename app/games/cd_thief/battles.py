@@ -84,10 +84,14 @@ def end_frantic(state: State, events: list[Event]) -> None:
     state["itg"] = [-1, -1]  # off the board while we look for his square
     home = nearest_free(state, ITG_HOME)
     state["itg"] = as_list(home)
-    events.append({
-        "type": "itg", "path": [itg, as_list(home)], "caught": False,
-        "text": "Frantic Mode ends; Intellivision-The-Great returns to the Casino.",
-    })
+    events.append(
+        {
+            "type": "itg",
+            "path": [itg, as_list(home)],
+            "caught": False,
+            "text": "Frantic Mode ends; Intellivision-The-Great returns to the Casino.",
+        }
+    )
 
 
 def caught_stealing(
@@ -102,35 +106,54 @@ def caught_stealing(
     colour = thief["colour"]
     exit_square = _exit_square(state, seat)
     update_thief(state, seat, pos=as_list(exit_square))
-    events.append({
-        "type": "caught", "seat": seat, "from": as_list(square), "to": as_list(exit_square),
-        "text": f"{name(seat)} is caught stealing and thrown out of the hotel.",
-    })
+    events.append(
+        {
+            "type": "caught",
+            "seat": seat,
+            "from": as_list(square),
+            "to": as_list(exit_square),
+            "text": f"{name(seat)} is caught stealing and thrown out of the hotel.",
+        }
+    )
     if has(state, seat, "cds"):
         set_backpack(state, seat, [k for k in thief["backpack"] if k != "cds"])
         drop = drop_cds_at if drop_cds_at is not None else square
         state["items"] = {**state["items"], "cds": as_list(drop)}
-        events.append({
-            "type": "drop", "seat": seat, "item": "cds", "to": as_list(drop),
-            "text": f"{name(seat)} drops the stack of CDs.",
-        })
+        events.append(
+            {
+                "type": "drop",
+                "seat": seat,
+                "item": "cds",
+                "to": as_list(drop),
+                "text": f"{name(seat)} drops the stack of CDs.",
+            }
+        )
     if state["frantic"] == seat:
         end_frantic(state, events)
     if has(state, seat, "zapper"):
         set_backpack(state, seat, [k for k in state["thieves"][seat]["backpack"] if k != "zapper"])
         where = place_item(state, item_id(colour, "zapper"))
-        events.append({
-            "type": "drop", "seat": seat, "item": item_id(colour, "zapper"), "to": where,
-            "text": f"{name(seat)}'s Zapper goes back to its start square.",
-        })
+        events.append(
+            {
+                "type": "drop",
+                "seat": seat,
+                "item": item_id(colour, "zapper"),
+                "to": where,
+                "text": f"{name(seat)}'s Zapper goes back to its start square.",
+            }
+        )
     if thief["lives"] is not None:
         lives = thief["lives"] - 1
         update_thief(state, seat, lives=lives)
         if lives > 0:
-            events.append({
-                "type": "life", "seat": seat, "lives": lives,
-                "text": f"{name(seat)} has {lives} {'life' if lives == 1 else 'lives'} left.",
-            })
+            events.append(
+                {
+                    "type": "life",
+                    "seat": seat,
+                    "lives": lives,
+                    "text": f"{name(seat)} has {lives} {'life' if lives == 1 else 'lives'} left.",
+                }
+            )
         else:
             _exclude(state, seat, name, events)
 
@@ -143,10 +166,13 @@ def _exclude(state: State, seat: int, name: Namer, events: list[Event]) -> None:
     dustpan = state["carl"]["dustpan"]
     if dustpan is not None and dustpan.startswith(colour + "-"):
         state["carl"] = {**state["carl"], "dustpan": None}
-    events.append({
-        "type": "out", "seat": seat,
-        "text": f"{name(seat)} has no lives left and is excluded from the Expo for good.",
-    })
+    events.append(
+        {
+            "type": "out",
+            "seat": seat,
+            "text": f"{name(seat)} has no lives left and is excluded from the Expo for good.",
+        }
+    )
 
 
 def battle_podcaster(
@@ -158,7 +184,11 @@ def battle_podcaster(
     hits = sum(dice)
     who = PODCASTER_NAMES[podcaster]
     event: Event = {
-        "type": "battle", "seat": seat, "opponent": podcaster, "dice": dice, "hits": hits,
+        "type": "battle",
+        "seat": seat,
+        "opponent": podcaster,
+        "dice": dice,
+        "hits": hits,
         "zapper": zapper,
     }
     if thief_wins(hits, zapper):
@@ -179,10 +209,14 @@ def battle_podcaster(
             )
             events.append(event)
             path = send_home(state, podcaster)
-            events.append({
-                "type": "podcaster", "podcaster": podcaster, "path": [as_list(s) for s in path],
-                "text": f"{who} goes back to his starting square.",
-            })
+            events.append(
+                {
+                    "type": "podcaster",
+                    "podcaster": podcaster,
+                    "path": [as_list(s) for s in path],
+                    "text": f"{who} goes back to his starting square.",
+                }
+            )
         return False
     need = "2" if zapper else "4"
     event["result"] = "caught"
@@ -228,34 +262,51 @@ def _carl_square(state: State, seat: int) -> Square:
 
 def _return_item(state: State, item: str, seat: int, name: Namer, events: list[Event]) -> None:
     where = place_item(state, item)
-    events.append({
-        "type": "drop", "seat": seat, "item": item, "to": where,
-        "text": f"Carl puts {item_text(item)} back in its place.",
-    })
+    events.append(
+        {
+            "type": "drop",
+            "seat": seat,
+            "item": item,
+            "to": where,
+            "text": f"Carl puts {item_text(item)} back in its place.",
+        }
+    )
 
 
 def activate_carl(state: State, seat: int, rng: Dice, name: Namer, events: list[Event]) -> None:
     """Rulebook "Activating Carl" and "Carl's Inventory" with D7."""
     if not inside(state, seat):
-        events.append({
-            "type": "carl", "seat": seat, "path": [state["carl"]["pos"]],
-            "text": f"Carl's icon: {name(seat)} is outside the hotel, so Carl stays put.",
-        })
+        events.append(
+            {
+                "type": "carl",
+                "seat": seat,
+                "path": [state["carl"]["pos"]],
+                "text": f"Carl's icon: {name(seat)} is outside the hotel, so Carl stays put.",
+            }
+        )
         return
     start = state["carl"]["pos"]
     state["carl"] = {**state["carl"], "pos": [-1, -1]}
     square = _carl_square(state, seat)
     state["carl"] = {**state["carl"], "pos": as_list(square)}
-    events.append({
-        "type": "carl", "seat": seat, "path": [start, as_list(square)],
-        "text": f"Carl the Janitor appears next to {name(seat)}.",
-    })
+    events.append(
+        {
+            "type": "carl",
+            "seat": seat,
+            "path": [start, as_list(square)],
+            "text": f"Carl the Janitor appears next to {name(seat)}.",
+        }
+    )
     zapper = has(state, seat, "zapper")
     dice = roll_battle_dice(rng)
     hits = sum(dice)
     held = state["carl"]["dustpan"]
     event: Event = {
-        "type": "battle", "seat": seat, "opponent": "carl", "dice": dice, "hits": hits,
+        "type": "battle",
+        "seat": seat,
+        "opponent": "carl",
+        "dice": dice,
+        "hits": hits,
         "zapper": zapper,
     }
     if thief_wins(hits, zapper):
@@ -274,16 +325,25 @@ def activate_carl(state: State, seat: int, rng: Dice, name: Namer, events: list[
         colour = state["thieves"][seat]["colour"]
         if held.startswith(colour + "-"):
             set_backpack(state, seat, [*state["thieves"][seat]["backpack"], held.split("-")[1]])
-            events.append({
-                "type": "pickup", "seat": seat, "item": held,
-                "text": f"Carl drops {item_text(held)}; {name(seat)} takes it back.",
-            })
+            events.append(
+                {
+                    "type": "pickup",
+                    "seat": seat,
+                    "item": held,
+                    "text": f"Carl drops {item_text(held)}; {name(seat)} takes it back.",
+                }
+            )
         else:
             where = place_item(state, held, CDS_HOME if held == "cds" else None)
-            events.append({
-                "type": "drop", "seat": seat, "item": held, "to": where,
-                "text": f"Carl drops {item_text(held)}; it goes back to its start square.",
-            })
+            events.append(
+                {
+                    "type": "drop",
+                    "seat": seat,
+                    "item": held,
+                    "to": where,
+                    "text": f"Carl drops {item_text(held)}; it goes back to its start square.",
+                }
+            )
         return
     event["result"] = "stolen"
     kind = next((k for k in STEAL_ORDER if has(state, seat, k)), None)

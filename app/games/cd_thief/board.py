@@ -25,16 +25,30 @@ CASINO_DOOR, MUSEUM_DOOR, VIP_DOOR, ENTRANCE = "C", "U", "P", "E"
 DOORS: Final = frozenset({CASINO_DOOR, MUSEUM_DOOR, VIP_DOOR, ENTRANCE})
 
 MARKER_TERRAIN: Final = {
-    "$": CASINO, "I": CASINO, "J": MUSEUM, "z": MUSEUM, "s": VIP,
-    "1": FLOOR, "2": FLOOR, "3": FLOOR, "k": FLOOR, "p": FLOOR,
-    "R": EXIT, "G": EXIT, "Y": EXIT, "B": EXIT,
+    "$": CASINO,
+    "I": CASINO,
+    "J": MUSEUM,
+    "z": MUSEUM,
+    "s": VIP,
+    "1": FLOOR,
+    "2": FLOOR,
+    "3": FLOOR,
+    "k": FLOOR,
+    "p": FLOOR,
+    "R": EXIT,
+    "G": EXIT,
+    "Y": EXIT,
+    "B": EXIT,
 }
 TERRAINS: Final = frozenset({WALL, FLOOR, CASINO, MUSEUM, VIP, EXIT}) | DOORS
 
 ROOM_OF_TERRAIN: Final = {
-    CASINO: "casino", CASINO_DOOR: "casino",
-    MUSEUM: "museum", MUSEUM_DOOR: "museum",
-    VIP: "vip", VIP_DOOR: "vip",
+    CASINO: "casino",
+    CASINO_DOOR: "casino",
+    MUSEUM: "museum",
+    MUSEUM_DOOR: "museum",
+    VIP: "vip",
+    VIP_DOOR: "vip",
 }
 """D2: the squares that need the Key (casino, museum) or the VIP Pass (vip)."""
 DOOR_OF_ROOM: Final = {"casino": CASINO_DOOR, "museum": MUSEUM_DOOR, "vip": VIP_DOOR}
@@ -81,7 +95,10 @@ ITEM_KINDS: Final = ("zapper", "key", "pass", "studson")
 STEAL_ORDER: Final = ("cds", "zapper", "key", "pass", "studson")
 """Rulebook, Carl's Inventory: "CD Stack - Zapper - Key - VIP Pass - Studson"."""
 ITEM_NAMES: Final = {
-    "cds": "the stack of CDs", "zapper": "Zapper", "key": "Key", "pass": "VIP Pass",
+    "cds": "the stack of CDs",
+    "zapper": "Zapper",
+    "key": "Key",
+    "pass": "VIP Pass",
     "studson": "Studson",
 }
 PODCASTERS: Final = ("scott", "socal_mike", "uk_mike")
@@ -104,14 +121,22 @@ CARL_HOME: Final = sq(CONTENT["carl"])
 PODCASTER_HOMES: Final = {name: sq(xy) for name, xy in CONTENT["podcasters"].items()}
 LANDMARKS: Final = {name: sq(xy) for name, xy in CONTENT["landmarks"].items()}
 LANDMARK_NAMES: Final = {
-    "casino_door": "the Casino door", "museum_door": "the Museum door",
-    "vip_door": "the VIP door", "lobby": "the Lobby", "cd_stack": "the CD stack",
+    "casino_door": "the Casino door",
+    "museum_door": "the Museum door",
+    "vip_door": "the VIP door",
+    "lobby": "the Lobby",
+    "cd_stack": "the CD stack",
 }
 
 
 PLACE_OF_TERRAIN: Final = {
-    CASINO: "the Casino", MUSEUM: "the Museum", VIP: "the VIP room", EXIT: "the Hotel Exit",
-    CASINO_DOOR: "the Casino door", MUSEUM_DOOR: "the Museum door", VIP_DOOR: "the VIP door",
+    CASINO: "the Casino",
+    MUSEUM: "the Museum",
+    VIP: "the VIP room",
+    EXIT: "the Hotel Exit",
+    CASINO_DOOR: "the Casino door",
+    MUSEUM_DOOR: "the Museum door",
+    VIP_DOOR: "the VIP door",
     ENTRANCE: "the main entrance",
 }
 CORRIDOR_ROWS: Final = range(7, 9)

@@ -39,13 +39,16 @@ def steal_cds(state: State, seat: int, name: Namer, events: list[Event]) -> None
     state["items"] = {k: v for k, v in state["items"].items() if k != "cds"}
     set_backpack(state, seat, [*state["thieves"][seat]["backpack"], "cds"])
     state["frantic"] = seat
-    events.append({
-        "type": "frantic", "seat": seat,
-        "text": (
-            f"{name(seat)} steals the stack of CDs! Frantic Mode: she takes a new turn at once "
-            "and must reach the Hotel Exit before Intellivision-The-Great catches her."
-        ),
-    })
+    events.append(
+        {
+            "type": "frantic",
+            "seat": seat,
+            "text": (
+                f"{name(seat)} steals the stack of CDs! Frantic Mode: she takes a new turn at once "
+                "and must reach the Hotel Exit before Intellivision-The-Great catches her."
+            ),
+        }
+    )
 
 
 def drop_square(state: State, square: Square) -> Square:
@@ -73,15 +76,20 @@ def itg_turn(state: State, seat: int, rng: Dice, name: Namer, events: list[Event
     state["itg"] = as_list(path[-1])
     caught = path[-1] == target
     steps = len(path) - 1
-    events.append({
-        "type": "itg", "seat": seat, "die": die, "path": [as_list(s) for s in path],
-        "caught": caught,
-        "text": (
-            f"Intellivision-The-Great rolls {die} on the white die and moves {steps} "
-            f"step{'s' if steps != 1 else ''}"
-            + (f" onto {name(seat)}: caught!" if caught else f" toward {name(seat)}.")
-        ),
-    })
+    events.append(
+        {
+            "type": "itg",
+            "seat": seat,
+            "die": die,
+            "path": [as_list(s) for s in path],
+            "caught": caught,
+            "text": (
+                f"Intellivision-The-Great rolls {die} on the white die and moves {steps} "
+                f"step{'s' if steps != 1 else ''}"
+                + (f" onto {name(seat)}: caught!" if caught else f" toward {name(seat)}.")
+            ),
+        }
+    )
     if caught:
         # She is still on her square (ITG shares it for a moment): the drop looks past it.
         drop = drop_square(state, target)

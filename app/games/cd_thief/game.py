@@ -142,9 +142,7 @@ class CdThief(Game):
     older_rules_versions = frozenset({"1"})
     has_chance = True
     hidden_information = False  # the deck order is secret to everybody, not to one seat
-    goal = (
-        "Be the first CD Thief to make it outside the building with the stack of stolen CDs."
-    )
+    goal = "Be the first CD Thief to make it outside the building with the stack of stolen CDs."
     Options = Options
     MoveType = CdThiefMove
 
@@ -198,7 +196,11 @@ class CdThief(Game):
     # --- turn machinery -----------------------------------------------------------------------
     def _start_turn(self, state: State, seat: int, number: int) -> None:
         state["turn"] = {
-            "seat": seat, "number": number, "phase": "roll", "dice": None, "targets": [],
+            "seat": seat,
+            "number": number,
+            "phase": "roll",
+            "dice": None,
+            "targets": [],
             "battled": [],
         }
         self._set_phase(state)
@@ -219,13 +221,21 @@ class CdThief(Game):
             candidate = (seat + offset) % players
             if not state["thieves"][candidate]["out"]:
                 self._start_turn(state, candidate, state["turn"]["number"] + 1)
-                events.append({
-                    "type": "turn", "seat": candidate,
-                    "text": f"{colour_name(state, candidate)}'s turn.",
-                })
+                events.append(
+                    {
+                        "type": "turn",
+                        "seat": candidate,
+                        "text": f"{colour_name(state, candidate)}'s turn.",
+                    }
+                )
                 return
-        self._finish(state, [], "Every CD Thief is out of lives: nobody wins (other than "
-                     "truth and justice, of course).", events)
+        self._finish(
+            state,
+            [],
+            "Every CD Thief is out of lives: nobody wins (other than "
+            "truth and justice, of course).",
+            events,
+        )
 
     def _finish(self, state: State, winners: list[int], reason: str, events: list[Event]) -> None:
         state["outcome"] = {"winners": winners, "reason": reason}
@@ -259,8 +269,9 @@ class CdThief(Game):
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise IllegalMove("There is no such seat at this table.")
         if seat != state["turn"]["seat"]:
-            raise IllegalMove(f"It is not your turn: {colour_name(state, state['turn']['seat'])} "
-                              "plays now.")
+            raise IllegalMove(
+                f"It is not your turn: {colour_name(state, state['turn']['seat'])} plays now."
+            )
         legal = self.legal_moves(state, seat)
         if move not in legal:
             raise IllegalMove(self._refusal(state, move))
@@ -305,10 +316,15 @@ class CdThief(Game):
         total = sum(dice)
         targets = Walker(state, seat).targets(total)
         state["turn"].update(phase="move", dice=dice, targets=[as_list(t) for t in targets])
-        events.append({
-            "type": "roll", "seat": seat, "dice": dice, "total": total,
-            "text": f"{colour_name(state, seat)} rolls {dice[0]} and {dice[1]}: {total} steps.",
-        })
+        events.append(
+            {
+                "type": "roll",
+                "seat": seat,
+                "dice": dice,
+                "total": total,
+                "text": f"{colour_name(state, seat)} rolls {dice[0]} and {dice[1]}: {total} steps.",
+            }
+        )
 
     def _move(
         self, state: State, seat: int, target: Square, rng: Dice, events: list[Event]
@@ -318,22 +334,34 @@ class CdThief(Game):
         path = walker.path(target, sum(state["turn"]["dice"]))
         for room in doors_opened(state, seat, path):
             update_thief(state, seat, opened=[*state["thieves"][seat]["opened"], room])
-            events.append({
-                "type": "door", "seat": seat, "room": room,
-                "text": f"{name} opens the door of {ROOM_NAMES[room]} for good.",
-            })
+            events.append(
+                {
+                    "type": "door",
+                    "seat": seat,
+                    "room": room,
+                    "text": f"{name} opens the door of {ROOM_NAMES[room]} for good.",
+                }
+            )
         update_thief(state, seat, pos=as_list(target))
         steps = len(path) - 1
         place = place_name(target)
-        events.append({
-            "type": "move", "seat": seat, "path": [as_list(s) for s in path],
-            "text": f"{name} moves {steps} step{'s' if steps != 1 else ''}"
-                    f"{f' to {place}' if place else ''}.",
-        })
+        events.append(
+            {
+                "type": "move",
+                "seat": seat,
+                "path": [as_list(s) for s in path],
+                "text": f"{name} moves {steps} step{'s' if steps != 1 else ''}"
+                f"{f' to {place}' if place else ''}.",
+            }
+        )
         state["turn"]["targets"] = []
         if state["frantic"] == seat and is_exit(target):  # D9.4
-            self._finish(state, [seat], f"{name} escapes from the hotel with the stack of CDs "
-                         "and wins!", events)
+            self._finish(
+                state,
+                [seat],
+                f"{name} escapes from the hotel with the stack of CDs and wins!",
+                events,
+            )
             return
         item = item_at(state).get(target)
         if item == "cds":  # D3/D9.1: landing with the Studson steals them; the turn ends
@@ -344,10 +372,14 @@ class CdThief(Game):
             state["items"] = {k: v for k, v in state["items"].items() if k != item}
             kind = item.split("-")[1]
             set_backpack(state, seat, [*state["thieves"][seat]["backpack"], kind])
-            events.append({
-                "type": "pickup", "seat": seat, "item": item,
-                "text": f"{name} picks up {item_text(item)}.",
-            })
+            events.append(
+                {
+                    "type": "pickup",
+                    "seat": seat,
+                    "item": item,
+                    "text": f"{name} picks up {item_text(item)}.",
+                }
+            )
         if state["frantic"] == seat:
             itg_turn(state, seat, rng, self._name(state), events)
         elif state["frantic"] is None:
@@ -360,18 +392,24 @@ class CdThief(Game):
         if not state["deck"]:
             state["deck"] = rng.shuffled(state["discard"])
             state["discard"] = []
-            events.append({
-                "type": "reshuffle",
-                "text": "The Event deck is empty: the discards are shuffled into a new deck.",
-            })
+            events.append(
+                {
+                    "type": "reshuffle",
+                    "text": "The Event deck is empty: the discards are shuffled into a new deck.",
+                }
+            )
         number = state["deck"].pop(0)
         state["discard"].append(number)
         state["last_card"] = number
         card = CARDS[number]
-        events.append({
-            "type": "card", "seat": seat, "card": card_view(number),
-            "text": f"{colour_name(state, seat)} draws \"{card['title']}\": {card_text(card)}",
-        })
+        events.append(
+            {
+                "type": "card",
+                "seat": seat,
+                "card": card_view(number),
+                "text": f'{colour_name(state, seat)} draws "{card["title"]}": {card_text(card)}',
+            }
+        )
         for effect in card["effects"]:
             events.extend(resolve_effect(state, effect, seat, self._name(state)))
         if card["carl"]:
@@ -383,9 +421,7 @@ class CdThief(Game):
         return {
             "map": list(MAP_ROWS if under_d11(state) else MAP_ROWS_BEFORE_D11),
             "difficult": state["difficult"],
-            "thieves": [
-                {"seat": i, **copy.deepcopy(t)} for i, t in enumerate(state["thieves"])
-            ],
+            "thieves": [{"seat": i, **copy.deepcopy(t)} for i, t in enumerate(state["thieves"])],
             "items": copy.deepcopy(state["items"]),
             "podcasters": copy.deepcopy(state["podcasters"]),
             "carl": copy.deepcopy(state["carl"]),

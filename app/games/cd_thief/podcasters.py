@@ -178,10 +178,13 @@ def resolve_effect(
         state["podcasters"] = {**state["podcasters"], who: as_list(b), other: as_list(a)}
         text = f"{PODCASTER_NAMES[who]} and {PODCASTER_NAMES[other]} swap places."
         return [
-            {"type": "podcaster", "podcaster": who, "path": [as_list(a), as_list(b)],
-             "text": text},
-            {"type": "podcaster", "podcaster": other, "path": [as_list(b), as_list(a)],
-             "text": f"{PODCASTER_NAMES[other]} takes {PODCASTER_NAMES[who]}'s place."},
+            {"type": "podcaster", "podcaster": who, "path": [as_list(a), as_list(b)], "text": text},
+            {
+                "type": "podcaster",
+                "podcaster": other,
+                "path": [as_list(b), as_list(a)],
+                "text": f"{PODCASTER_NAMES[other]} takes {PODCASTER_NAMES[who]}'s place.",
+            },
         ]
     if kind == "home":
         path = send_home(state, who)

@@ -37,8 +37,11 @@ def _draw_top(state: State, deck: str, rng: Dice, events: list[Event]) -> Any:
         state[pile] = rng.shuffled(state[discards])
         state[discards] = []
         events.append(
-            {"type": "reshuffle", "deck": deck, "text": f"The {deck.capitalize()} discards are "
-             "shuffled into a new deck."}
+            {
+                "type": "reshuffle",
+                "deck": deck,
+                "text": f"The {deck.capitalize()} discards are shuffled into a new deck.",
+            }
         )
     if not state[pile]:
         return None
@@ -127,8 +130,13 @@ def draw_power_card(
             deck.insert(rng.below(len(deck) + 1), card)
             state["power_deck"] = deck
             events.append(
-                {"type": "instant", "seat": seat, "kind": kind, "text": f"{name} draws an "
-                 "All-Play Tournament at set-up, shuffles it back into the deck and draws again."}
+                {
+                    "type": "instant",
+                    "seat": seat,
+                    "kind": kind,
+                    "text": f"{name} draws an All-Play Tournament at set-up, shuffles it "
+                    "back into the deck and draws again.",
+                }
             )
             if all(kind_of(c) == "all_play_tournament" for c in deck):
                 return
@@ -136,12 +144,16 @@ def draw_power_card(
         if kind == "all_play_tournament":
             discard_power(state, card)
             if state["options"]["skip_tournaments"]:
-                text = (f"{name} draws an All-Play Tournament; tournaments are skipped at this "
-                        "table, so it is discarded and replaced.")
+                text = (
+                    f"{name} draws an All-Play Tournament; tournaments are skipped at this "
+                    "table, so it is discarded and replaced."
+                )
             else:
                 state["tournaments_queued"] += 1
-                text = (f"{name} draws an All-Play Tournament! A tournament follows this Power "
-                        "Up phase.")
+                text = (
+                    f"{name} draws an All-Play Tournament! A tournament follows this Power "
+                    "Up phase."
+                )
             events.append({"type": "instant", "seat": seat, "kind": kind, "text": text})
             continue
         if kind == "on_the_button":
@@ -149,17 +161,26 @@ def draw_power_card(
             state["pizza"] = seat
             state["pizza_claimed"] = True
             events.append(
-                {"type": "instant", "seat": seat, "kind": kind, "text": f"{name} draws On The "
-                 f"Button and takes the pizza slice: {name} starts the next round."}
+                {
+                    "type": "instant",
+                    "seat": seat,
+                    "kind": kind,
+                    "text": f"{name} draws On The "
+                    f"Button and takes the pizza slice: {name} starts the next round.",
+                }
             )
             continue
         set_hand(state, seat, [*state["players"][seat]["hand"], card])
+        events.append({"type": "draw", "seat": seat, "text": f"{name} draws a Power card."})
         events.append(
-            {"type": "draw", "seat": seat, "text": f"{name} draws a Power card."}
-        )
-        events.append(
-            {"type": "draw_secret", "seat": seat, "only": [seat], "card": card,
-             "kind": kind, "text": f"You draw {power_name(card)}."}
+            {
+                "type": "draw_secret",
+                "seat": seat,
+                "only": [seat],
+                "card": card,
+                "kind": kind,
+                "text": f"You draw {power_name(card)}.",
+            }
         )
         return
 

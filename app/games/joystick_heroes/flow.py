@@ -77,7 +77,8 @@ def open_spots(state: State, seat: int) -> list[int]:
     blocked = {int(s) for s in state["blocked"]}
     here = state["players"][seat]["spot"]
     return [
-        spot for spot, entry in enumerate(state["arcade"])
+        spot
+        for spot, entry in enumerate(state["arcade"])
         if entry["card"] is not None and spot not in taken and spot not in blocked and spot != here
     ]
 
@@ -96,9 +97,15 @@ def begin_round(state: State, events: list[Event]) -> None:
     state["order_index"] = -1
     for seat in range(n):
         update_player(state, seat, played=False)
-    events.append({"type": "round", "round": state["round"], "seat": state["pizza"],
-                   "text": f"Round {state['round']}: {hero(state['pizza'])} has the pizza slice "
-                   "and plays first."})
+    events.append(
+        {
+            "type": "round",
+            "round": state["round"],
+            "seat": state["pizza"],
+            "text": f"Round {state['round']}: {hero(state['pizza'])} has the pizza slice "
+            "and plays first.",
+        }
+    )
 
 
 def next_turn(state: State, rng: Dice, events: list[Event]) -> None:
@@ -116,18 +123,36 @@ def next_turn(state: State, rng: Dice, events: list[Event]) -> None:
             continue
         _lift_out_of_order(state, seat, events)
         if player["tokens"] <= 0:
-            events.append({"type": "skip", "seat": seat,
-                           "text": f"{hero(seat)} has no tokens left and skips this round."})
+            events.append(
+                {
+                    "type": "skip",
+                    "seat": seat,
+                    "text": f"{hero(seat)} has no tokens left and skips this round.",
+                }
+            )
             continue
         has_favorite = any(kind_of(c) == "favorite_cabinet" for c in player["hand"])
         if not open_spots(state, seat) and not (has_favorite and may_stay(state, seat)):
-            events.append({"type": "skip", "seat": seat,
-                           "text": f"{hero(seat)} finds no free game and skips this turn, "
-                           "keeping the token."})
+            events.append(
+                {
+                    "type": "skip",
+                    "seat": seat,
+                    "text": f"{hero(seat)} finds no free game and skips this turn, "
+                    "keeping the token.",
+                }
+            )
             continue
-        state["turn"] = {"seat": seat, "step": "start", "free": False, "favorite": False,
-                         "spot": None, "challenger": None, "queue": [], "scores": {},
-                         "high_score": False}
+        state["turn"] = {
+            "seat": seat,
+            "step": "start",
+            "free": False,
+            "favorite": False,
+            "spot": None,
+            "challenger": None,
+            "queue": [],
+            "scores": {},
+            "high_score": False,
+        }
         events.append({"type": "turn", "seat": seat, "text": f"{hero(seat)}'s turn."})
         return
 
@@ -138,9 +163,14 @@ def _lift_out_of_order(state: State, seat: int, events: list[Event]) -> None:
         return
     state["blocked"] = {s: o for s, o in state["blocked"].items() if o != seat}
     for _spot in mine:
-        events.append({"type": "unblock", "seat": seat, "spot": int(_spot),
-                       "text": f"{hero(seat)}'s Out of Order sign comes off spot "
-                       f"{int(_spot) + 1}."})
+        events.append(
+            {
+                "type": "unblock",
+                "seat": seat,
+                "spot": int(_spot),
+                "text": f"{hero(seat)}'s Out of Order sign comes off spot {int(_spot) + 1}.",
+            }
+        )
 
 
 def start_moves(state: State) -> list[dict[str, Any]]:
@@ -190,13 +220,19 @@ def apply_start_move(state: State, move: dict[str, Any], rng: Dice, events: list
             text = f"{name} plays Favorite Cabinet and may stay at her game."
         else:
             state["blocked"] = {**state["blocked"], str(move["spot"]): seat}
-            text = (f"{name} puts Out of Order on spot {move['spot'] + 1}: nobody may move there "
-                    f"until {name}'s next turn.")
+            text = (
+                f"{name} puts Out of Order on spot {move['spot'] + 1}: nobody may move there "
+                f"until {name}'s next turn."
+            )
         events.append({"type": "card", "seat": seat, "kind": card_kind, "text": text})
     elif kind == "done":
-        events.append({"type": "skip", "seat": seat,
-                       "text": f"{name} finds no free game and skips this turn, keeping the "
-                       "token."})
+        events.append(
+            {
+                "type": "skip",
+                "seat": seat,
+                "text": f"{name} finds no free game and skips this turn, keeping the token.",
+            }
+        )
         update_player(state, seat, played=True)
         state["turn"] = None
         next_turn(state, rng, events)
@@ -209,13 +245,20 @@ def discard(state: State, seat: int, card: str, events: list[Event]) -> None:
     question that said yes and discards its last such card can no longer play it: its answer
     turns to no (answers stay private, so nobody learns more than the public discard)."""
     _spend_card(state, seat, card)
-    events.append({"type": "discard", "seat": seat, "kind": kind_of(card),
-                   "text": f"{hero(seat)} discards {power_name(card)}."})
+    events.append(
+        {
+            "type": "discard",
+            "seat": seat,
+            "kind": kind_of(card),
+            "text": f"{hero(seat)} discards {power_name(card)}.",
+        }
+    )
     question = state["question"]
     if question is None or question["kind"] not in REACTION_KINDS:
         return
-    if question["answers"].get(str(seat)) and not holds(state, seat,
-                                                          REACTION_KINDS[question["kind"]]):
+    if question["answers"].get(str(seat)) and not holds(
+        state, seat, REACTION_KINDS[question["kind"]]
+    ):
         state["question"] = {**question, "answers": {**question["answers"], str(seat): False}}
 
 
@@ -235,17 +278,30 @@ def _move_to(state: State, seat: int, spot: int, rng: Dice, events: list[Event])
     turn["step"] = "play"
     card = state["arcade"][spot]["card"]
     paid = "plays for free" if turn["free"] else "inserts a token"
-    events.append({"type": "move", "seat": seat, "spot": spot, "card": card,
-                   "text": f"{hero(seat)} goes to {GAMES_CARDS[card]['name']} (spot {spot + 1}) "
-                   f"and {paid}."})
+    events.append(
+        {
+            "type": "move",
+            "seat": seat,
+            "spot": spot,
+            "card": card,
+            "text": f"{hero(seat)} goes to {GAMES_CARDS[card]['name']} (spot {spot + 1}) "
+            f"and {paid}.",
+        }
+    )
     if GAMES_CARDS[card]["mode"] == "versus":
         challengers = [
-            s for s in clockwise_from(state, seat)[1:]
+            s
+            for s in clockwise_from(state, seat)[1:]
             if not state["players"][s]["played"] and state["players"][s]["tokens"] >= 1
         ]
         if challengers:
-            state["question"] = {"kind": "versus", "seat": challengers[0],
-                                 "queue": challengers[1:], "asker": seat, "spot": spot}
+            state["question"] = {
+                "kind": "versus",
+                "seat": challengers[0],
+                "queue": challengers[1:],
+                "asker": seat,
+                "spot": spot,
+            }
             return
     start_play(state, seat, card, "arcade", events)
 
@@ -261,11 +317,15 @@ def answer(state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
         return
     if not accept:
         words = {"versus": "does not challenge", "coop": "does not lend a cube"}[kind]
-        events.append({"type": "decline", "seat": seat, "question": kind,
-                       "text": f"{name} {words}."})
+        events.append(
+            {"type": "decline", "seat": seat, "question": kind, "text": f"{name} {words}."}
+        )
         if question["queue"]:
-            state["question"] = {**question, "seat": question["queue"][0],
-                                 "queue": question["queue"][1:]}
+            state["question"] = {
+                **question,
+                "seat": question["queue"][0],
+                "queue": question["queue"][1:],
+            }
             return
         state["question"] = None
         _after_question(state, kind, rng, events)
@@ -275,12 +335,17 @@ def answer(state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
         asker = question["asker"]
         player = state["players"][seat]
         _lift_out_of_order(state, seat, events)
-        update_player(state, seat, tokens=player["tokens"] - 1, spot=question["spot"],
-                      played=True)
+        update_player(state, seat, tokens=player["tokens"] - 1, spot=question["spot"], played=True)
         state["turn"]["challenger"] = seat
         state["turn"]["queue"] = [seat]
-        events.append({"type": "challenge", "seat": seat, "target": asker,
-                       "text": f"{name} pays a token and challenges {hero(asker)} (Versus)!"})
+        events.append(
+            {
+                "type": "challenge",
+                "seat": seat,
+                "target": asker,
+                "text": f"{name} pays a token and challenges {hero(asker)} (Versus)!",
+            }
+        )
         _after_question(state, kind, rng, events)
     elif kind == "coop":
         asker = question["asker"]
@@ -288,15 +353,19 @@ def answer(state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
         gain(state, asker, tickets=-fee)
         gain(state, seat, tickets=fee)
         state["play"]["coop"] = {"lender": seat, "column": question["column"]}
-        events.append({"type": "coop", "seat": seat, "target": asker,
-                       "column": question["column"],
-                       "text": f"{name} lends a {COLUMN_NAMES[question['column']]} cube to "
-                       f"{hero(asker)} for 1 ticket: +1 Scoring die."})
+        events.append(
+            {
+                "type": "coop",
+                "seat": seat,
+                "target": asker,
+                "column": question["column"],
+                "text": f"{name} lends a {COLUMN_NAMES[question['column']]} cube to "
+                f"{hero(asker)} for 1 ticket: +1 Scoring die.",
+            }
+        )
 
 
-def _answer_reaction(
-    state: State, seat: int, accept: bool, rng: Dice, events: list[Event]
-) -> None:
+def _answer_reaction(state: State, seat: int, accept: bool, rng: Dice, events: list[Event]) -> None:
     """A reaction question is answered by every asked seat privately; nothing is resolved (and
     nothing is told to the others) until the last answer is in. Until then a seat may change
     its answer, so the asked seats stay on the clock together and nobody learns who is slow."""
@@ -307,15 +376,23 @@ def _answer_reaction(
     card = "Tilt!" if kind == "tilt" else "Ticket Thief"
     if len(answers) < len(question["seats"]):
         words = f"play {card}" if accept else "pass"
-        events.append({"type": "answered", "seat": seat, "only": [seat],
-                       "text": f"You {words}; waiting for the others to answer."})
+        events.append(
+            {
+                "type": "answered",
+                "seat": seat,
+                "only": [seat],
+                "text": f"You {words}; waiting for the others to answer.",
+            }
+        )
         return
     state["question"] = None
-    takers = [s for s in question["seats"]
-              if answers[str(s)] and holds(state, s, REACTION_KINDS[kind])]
+    takers = [
+        s for s in question["seats"] if answers[str(s)] and holds(state, s, REACTION_KINDS[kind])
+    ]
     if not takers:
-        events.append({"type": "no_reaction", "question": kind,
-                       "text": sentence(f"Nobody plays {card}")})
+        events.append(
+            {"type": "no_reaction", "question": kind, "text": sentence(f"Nobody plays {card}")}
+        )
     elif kind == "tilt":
         tilt(state, takers[0], rng, events)
     else:
@@ -397,8 +474,13 @@ def _versus_bonus(state: State, turn: dict[str, Any], events: list[Event]) -> No
         how = f"tie at {scores[a]}"
         if premium:
             how = f"tie: {_levels_text(passed[a])} each, {scores[a]} on the last Level rolled"
-        events.append({"type": "versus", "seat": a, "text": f"Versus: {hero(a)} and "
-                       f"{hero(b)} {how}; no extra tickets."})
+        events.append(
+            {
+                "type": "versus",
+                "seat": a,
+                "text": f"Versus: {hero(a)} and {hero(b)} {how}; no extra tickets.",
+            }
+        )
         return
     top, low = (a, b) if standing[a] > standing[b] else (b, a)
     bonus = int(RULES["versus_bonus_tickets"])
@@ -406,13 +488,20 @@ def _versus_bonus(state: State, turn: dict[str, Any], events: list[Event]) -> No
     if premium and passed[top] != passed[low]:
         why = f"passes more Levels ({passed[top]} to {passed[low]})"
     elif premium:
-        why = (f"has the top score on the last Level rolled ({scores[top]} to {scores[low]}, "
-               f"{_levels_text(passed[top])} each)")
+        why = (
+            f"has the top score on the last Level rolled ({scores[top]} to {scores[low]}, "
+            f"{_levels_text(passed[top])} each)"
+        )
     else:
         why = f"has the top score ({scores[top]} to {scores[low]})"
-    events.append({"type": "versus", "seat": top, "tickets": bonus,
-                   "text": f"Versus: {hero(top)} {why} and takes "
-                   f"{count(bonus, 'extra ticket')}."})
+    events.append(
+        {
+            "type": "versus",
+            "seat": top,
+            "tickets": bonus,
+            "text": f"Versus: {hero(top)} {why} and takes {count(bonus, 'extra ticket')}.",
+        }
+    )
 
 
 def _versus_bonus_by_score(state: State, turn: dict[str, Any], events: list[Event]) -> None:
@@ -420,15 +509,26 @@ def _versus_bonus_by_score(state: State, turn: dict[str, Any], events: list[Even
     a, b = turn["seat"], turn["challenger"]
     sa, sb = turn["scores"][str(a)], turn["scores"][str(b)]
     if sa == sb:
-        events.append({"type": "versus", "seat": a, "text": f"Versus: {hero(a)} and "
-                       f"{hero(b)} tie at {sa}; no extra tickets."})
+        events.append(
+            {
+                "type": "versus",
+                "seat": a,
+                "text": f"Versus: {hero(a)} and {hero(b)} tie at {sa}; no extra tickets.",
+            }
+        )
         return
     top = a if sa > sb else b
     bonus = int(RULES["versus_bonus_tickets"])
     gain(state, top, tickets=bonus)
-    events.append({"type": "versus", "seat": top, "tickets": bonus,
-                   "text": f"Versus: {hero(top)} has the top score "
-                   f"({max(sa, sb)} to {min(sa, sb)}) and takes {bonus} extra tickets."})
+    events.append(
+        {
+            "type": "versus",
+            "seat": top,
+            "tickets": bonus,
+            "text": f"Versus: {hero(top)} has the top score "
+            f"({max(sa, sb)} to {min(sa, sb)}) and takes {bonus} extra tickets.",
+        }
+    )
 
 
 def _levels_text(passed: int) -> str:
@@ -443,8 +543,7 @@ def end_play_phase(state: State, rng: Dice, events: list[Event]) -> None:
     n = len(state["players"])
     state["powerup"] = {"final": final, "carts": [[] for _ in range(n)], "done": [False] * n}
     if final:
-        text = ("Everyone is out of tokens: the arcade closes. Final POWER UP (no Power card "
-                "draws).")
+        text = "Everyone is out of tokens: the arcade closes. Final POWER UP (no Power card draws)."
     else:
         text = "POWER UP: everyone shops at once; purchases are revealed together."
     events.append({"type": "powerup", "final": final, "text": text})
@@ -518,8 +617,13 @@ def apply_powerup_move(
     if kind == "buy":
         totals = cart_totals(state, seat)
         discount = 1 if totals["pending"] else 0
-        cart.append({"kind": "buy", "item": move["item"],
-                     "cost": max(0, _base_cost(move["item"]) - discount)})
+        cart.append(
+            {
+                "kind": "buy",
+                "item": move["item"],
+                "cost": max(0, _base_cost(move["item"]) - discount),
+            }
+        )
     elif kind == "use_coupon":
         cart.append({"kind": "coupon", "card": move["card"]})
     elif kind == "undo":
@@ -550,9 +654,14 @@ def _settle_powerup(state: State, rng: Dice, events: list[Event]) -> None:
         if totals["prizes"]:
             bought.append(f"{totals['prizes']} Prize{'s' if totals['prizes'] > 1 else ''}")
         hand = [c for c in player["hand"] if c not in totals["used"]]
-        update_player(state, seat, cubes=cubes, hand=hand,
-                      tickets=player["tickets"] - totals["spent"],
-                      prizes=player["prizes"] + totals["prizes"])
+        update_player(
+            state,
+            seat,
+            cubes=cubes,
+            hand=hand,
+            tickets=player["tickets"] - totals["spent"],
+            prizes=player["prizes"] + totals["prizes"],
+        )
         for card in totals["used"]:
             discard_power(state, card)
         used = len(totals["used"])
@@ -561,8 +670,16 @@ def _settle_powerup(state: State, rng: Dice, events: list[Event]) -> None:
         if bought:
             spent = tally(state, totals["spent"], "ticket", was="tickets")
             text = f"{hero(seat)} buys {', '.join(bought)} for {spent}{coupons}."
-        events.append({"type": "purchase", "seat": seat, "cubes": totals["cubes"],
-                       "prizes": totals["prizes"], "spent": totals["spent"], "text": text})
+        events.append(
+            {
+                "type": "purchase",
+                "seat": seat,
+                "cubes": totals["cubes"],
+                "prizes": totals["prizes"],
+                "spent": totals["spent"],
+                "text": text,
+            }
+        )
     if not powerup["final"]:
         for seat in clockwise_from(state, state["pizza"]):
             if len(state["players"][seat]["hand"]) < RULES["hand_max"]:
@@ -598,17 +715,33 @@ def start_tournament(
     if kind == "all_play":
         state["tournaments_queued"] -= 1
     if card is None:
-        events.append({"type": "tournament", "text": "No Standard Games card is left, so the "
-                       "tournament is called off."})
+        events.append(
+            {
+                "type": "tournament",
+                "text": "No Standard Games card is left, so the tournament is called off.",
+            }
+        )
         _after_tournament(state, kind, entrants, rng, events)
         return
     title = "All-Play Tournament" if kind == "all_play" else "Sudden-death tournament"
-    events.append({"type": "tournament", "card": card, "kind": kind,
-                   "text": f"{title} on {GAMES_CARDS[card]['name']}: "
-                   f"{', '.join(hero(s) for s in entrants)} play it for free."})
+    events.append(
+        {
+            "type": "tournament",
+            "card": card,
+            "kind": kind,
+            "text": f"{title} on {GAMES_CARDS[card]['name']}: "
+            f"{', '.join(hero(s) for s in entrants)} play it for free.",
+        }
+    )
     state["phase"] = "tournament"
-    state["tournament"] = {"card": card, "kind": kind, "entrants": entrants, "index": -1,
-                           "scores": {}, "replay": False}
+    state["tournament"] = {
+        "card": card,
+        "kind": kind,
+        "entrants": entrants,
+        "index": -1,
+        "scores": {},
+        "replay": False,
+    }
     next_tournament_play(state, rng, events)
 
 
@@ -624,10 +757,14 @@ def next_tournament_play(state: State, rng: Dice, events: list[Event]) -> None:
     best = max(scores.values())
     top = [s for s in tour["entrants"] if scores[s] == best]
     if len(top) > 1:
-        events.append({"type": "tournament_tie", "seats": top,
-                       "text": f"{' and '.join(hero(s) for s in top)} tie at {best} and replay."})
-        state["tournament"] = {**tour, "entrants": top, "index": -1, "scores": {},
-                               "replay": True}
+        events.append(
+            {
+                "type": "tournament_tie",
+                "seats": top,
+                "text": f"{' and '.join(hero(s) for s in top)} tie at {best} and replay.",
+            }
+        )
+        state["tournament"] = {**tour, "entrants": top, "index": -1, "scores": {}, "replay": True}
         next_tournament_play(state, rng, events)
         return
     winner = top[0]
@@ -636,12 +773,22 @@ def next_tournament_play(state: State, rng: Dice, events: list[Event]) -> None:
     if tour["kind"] == "all_play":
         bonus = int(RULES["tournament_bonus_prizes"])
         gain(state, winner, prizes=bonus)
-        events.append({"type": "tournament_win", "seat": winner,
-                       "text": f"{hero(winner)} wins the tournament with {best} and takes "
-                       f"{tally(state, bonus, 'bonus Prize', was='bonus Prize')}."})
+        events.append(
+            {
+                "type": "tournament_win",
+                "seat": winner,
+                "text": f"{hero(winner)} wins the tournament with {best} and takes "
+                f"{tally(state, bonus, 'bonus Prize', was='bonus Prize')}.",
+            }
+        )
     else:
-        events.append({"type": "tournament_win", "seat": winner,
-                       "text": f"{hero(winner)} wins the after-hours tournament with {best}!"})
+        events.append(
+            {
+                "type": "tournament_win",
+                "seat": winner,
+                "text": f"{hero(winner)} wins the after-hours tournament with {best}!",
+            }
+        )
     _after_tournament(state, tour["kind"], [winner], rng, events)
 
 
@@ -693,8 +840,10 @@ def _declare(state: State, winners: list[int], how: str | None, events: list[Eve
     least = min(p["prizes"] for p in players)
     zeros = [p["seat"] for p in players if p["prizes"] == least and p["seat"] not in winners]
     if len(players) > 1 and zeros:
-        reason += f" {' and '.join(hero(s) for s in zeros)} " \
+        reason += (
+            f" {' and '.join(hero(s) for s in zeros)} "
             f"{'is the Joystick Zero' if len(zeros) == 1 else 'are the Joystick Zeros'}."
+        )
     state["phase"] = "over"
     state["turn"] = None
     state["play"] = None
@@ -703,7 +852,10 @@ def _declare(state: State, winners: list[int], how: str | None, events: list[Eve
         "winners": sorted(winners),
         "reason": reason,
         "scores": {str(p["seat"]): p["prizes"] for p in players},
-        "details": {"tickets": {str(p["seat"]): p["tickets"] for p in players},
-                    "history": state["history"], "joystick_zero": zeros},
+        "details": {
+            "tickets": {str(p["seat"]): p["tickets"] for p in players},
+            "history": state["history"],
+            "joystick_zero": zeros,
+        },
     }
     events.append({"type": "game_over", "winners": sorted(winners), "text": reason})

@@ -72,7 +72,7 @@ class Options(BaseModel):
 
     continue_rule: bool = Field(
         default=False,
-        title="\"Continue?\" rule",
+        title='"Continue?" rule',
         description="Once per game played, discard 2 tickets to roll 1 Scoring die plus the Game "
         "die and add them to your score (Premium: your Level 3 score).",
     )
@@ -94,8 +94,10 @@ class JoystickHeroes(Game):
     older_rules_versions = frozenset({"1"})
     has_chance = True
     hidden_information = True
-    goal = "The player with the most Prizes when everybody runs out of tokens is the new " \
+    goal = (
+        "The player with the most Prizes when everybody runs out of tokens is the new "
         "Joystick Hero."
+    )
     Options = Options
     MoveType = JoystickHeroesMove
 
@@ -109,8 +111,10 @@ class JoystickHeroes(Game):
         arcade = [{"card": card, "plays": 0} for card in games_deck[:size]]
         state: State = {
             "game": self.id,
-            "options": {"continue_rule": bool(opts.get("continue_rule")),
-                        "skip_tournaments": bool(opts.get("skip_tournaments"))},
+            "options": {
+                "continue_rule": bool(opts.get("continue_rule")),
+                "skip_tournaments": bool(opts.get("skip_tournaments")),
+            },
             "phase": "setup",
             "round": 1,
             "pizza": rng.below(players),  # "the player who last played a video game": drawn
@@ -229,8 +233,11 @@ class JoystickHeroes(Game):
             raise IllegalMove("The game is over.")
         anytime = move in self.out_of_turn_moves(state, seat)
         if seat not in self.active_seats(state) and not anytime:
-            if isinstance(move, dict) and move.get("type") == "discard" \
-                    and state["phase"] == "play":
+            if (
+                isinstance(move, dict)
+                and move.get("type") == "discard"
+                and state["phase"] == "play"
+            ):
                 raise IllegalMove("You cannot discard that card: it is not in your hand.")
             raise IllegalMove(self._wait_reason(state))
         if move not in self.legal_moves(state, seat):
@@ -261,8 +268,14 @@ class JoystickHeroes(Game):
             cubes[genre] = 1
         update_player(state, seat, cubes=cubes, genres=list(genres))
         liked = " and ".join(_GENRE_NAMES[g] for g in genres)
-        events.append({"type": "genres", "seat": seat, "genres": list(genres),
-                       "text": f"{hero(seat)} likes {liked}."})
+        events.append(
+            {
+                "type": "genres",
+                "seat": seat,
+                "genres": list(genres),
+                "text": f"{hero(seat)} likes {liked}.",
+            }
+        )
         if all(p["genres"] is not None for p in state["players"]):
             state["setup_log"] = []
             begin_round(state, events)
@@ -293,8 +306,10 @@ class JoystickHeroes(Game):
         if kind in ("play_card", "use_key", "discard", "use_coupon"):
             return "You cannot play that card now."
         if kind == "buy":
-            return "You cannot buy that: not enough tickets, a full column, or not a column " \
+            return (
+                "You cannot buy that: not enough tickets, a full column, or not a column "
                 "of your last game."
+            )
         return "That move is not possible right now."
 
     # --- clocks (platform hooks) -------------------------------------------------------------
@@ -341,20 +356,22 @@ class JoystickHeroes(Game):
         powerup = state["powerup"]
         players = []
         for p in state["players"]:
-            players.append({
-                "seat": p["seat"],
-                "color": HERO_COLORS[p["seat"]],
-                "cubes": dict(p["cubes"]),
-                "genres": None if p["genres"] is None else list(p["genres"]),
-                "tokens": p["tokens"],
-                "tickets": p["tickets"],
-                "prizes": p["prizes"],
-                "hand_count": len(p["hand"]),
-                "spot": p["spot"],
-                "last_game": p["last_game"],
-                "played": p["played"],
-                "done": bool(powerup["done"][p["seat"]]) if powerup else False,
-            })
+            players.append(
+                {
+                    "seat": p["seat"],
+                    "color": HERO_COLORS[p["seat"]],
+                    "cubes": dict(p["cubes"]),
+                    "genres": None if p["genres"] is None else list(p["genres"]),
+                    "tokens": p["tokens"],
+                    "tickets": p["tickets"],
+                    "prizes": p["prizes"],
+                    "hand_count": len(p["hand"]),
+                    "spot": p["spot"],
+                    "last_game": p["last_game"],
+                    "played": p["played"],
+                    "done": bool(powerup["done"][p["seat"]]) if powerup else False,
+                }
+            )
         board: dict[str, Any] = {
             "phase": state["phase"],
             "round": state["round"],
@@ -362,25 +379,37 @@ class JoystickHeroes(Game):
             "options": dict(state["options"]),
             "final": bool(powerup and powerup["final"]),
             "arcade": [
-                {"spot": i, "card": e["card"], "plays": e["plays"],
-                 "blocked_by": state["blocked"].get(str(i)), "pawns": occupants.get(i, [])}
+                {
+                    "spot": i,
+                    "card": e["card"],
+                    "plays": e["plays"],
+                    "blocked_by": state["blocked"].get(str(i)),
+                    "pawns": occupants.get(i, []),
+                }
                 for i, e in enumerate(state["arcade"])
             ],
-            "decks": {"games": len(state["games_deck"]),
-                      "games_discard": len(state["games_discard"]),
-                      "power": len(state["power_deck"]),
-                      "power_discard": len(state["power_discard"])},
+            "decks": {
+                "games": len(state["games_deck"]),
+                "games_discard": len(state["games_discard"]),
+                "power": len(state["power_deck"]),
+                "power_discard": len(state["power_discard"]),
+            },
             "players": players,
             "hand": None,
             "cart": None,
-            "turn": None if state["turn"] is None else {
-                k: state["turn"][k] for k in ("seat", "step", "free", "favorite", "spot",
-                                              "challenger")},
+            "turn": None
+            if state["turn"] is None
+            else {
+                k: state["turn"][k]
+                for k in ("seat", "step", "free", "favorite", "spot", "challenger")
+            },
             "play": self._play_view(state),
             "question": self._question_view(state, seat),
-            "tournament": None if state["tournament"] is None else {
-                k: state["tournament"][k] for k in ("card", "kind", "entrants", "scores",
-                                                    "replay")},
+            "tournament": None
+            if state["tournament"] is None
+            else {
+                k: state["tournament"][k] for k in ("card", "kind", "entrants", "scores", "replay")
+            },
             "tournaments_queued": state["tournaments_queued"],
             "last_result": state["last_result"],
             "history": list(state["history"]),
@@ -463,14 +492,21 @@ class JoystickHeroes(Game):
         )
 
 
-_GENRE_NAMES = {"adventure": "Adventure", "classic": "Classic", "scifi": "Sci-fi",
-                "sports": "Sports"}
+_GENRE_NAMES = {
+    "adventure": "Adventure",
+    "classic": "Classic",
+    "scifi": "Sci-fi",
+    "sports": "Sports",
+}
 
 RULES_VIEW: dict[str, Any] = {
     "game_die": list(GAME_DIE),
     "scoring_die": list(SCORING_DIE),
-    "costs": {"skill": RULES["skill_cube_cost"], "genre": RULES["genre_cube_cost"],
-              "prize": RULES["prize_cost"]},
+    "costs": {
+        "skill": RULES["skill_cube_cost"],
+        "genre": RULES["genre_cube_cost"],
+        "prize": RULES["prize_cost"],
+    },
     "column_max": RULES["column_max"],
     "max_dice": RULES["max_scoring_dice"],
 }
@@ -492,8 +528,16 @@ def _hand_view(hand: list[str]) -> list[dict[str, Any]]:
     out = []
     for card in hand:
         kind = POWER_KINDS[kind_of(card)]
-        out.append({"id": card, "kind": kind["kind"], "name": kind["name"], "key": kind["key"],
-                    "timing": kind["timing"], "text": kind["text"]})
+        out.append(
+            {
+                "id": card,
+                "kind": kind["kind"],
+                "name": kind["name"],
+                "key": kind["key"],
+                "timing": kind["timing"],
+                "text": kind["text"],
+            }
+        )
     return out
 
 

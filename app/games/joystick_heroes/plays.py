@@ -55,7 +55,12 @@ from app.games.joystick_heroes.scoring import (
 
 BEFORE_KINDS = ("extra_quarter", "genre_fan", "skill_boost", "high_score_hunter")
 AFTER_KINDS = (
-    "do_over", "turbo", "lucky_charm", "combo_breaker", "cheat_code", "second_wind",
+    "do_over",
+    "turbo",
+    "lucky_charm",
+    "combo_breaker",
+    "cheat_code",
+    "second_wind",
     "ticket_bonanza",
 )
 
@@ -130,7 +135,8 @@ def play_moves(state: State) -> list[Move]:
     moves: list[Move] = []
     if play["step"] == "marking":
         moves = [
-            {"type": "mark_die", "die": i} for i in range(len(play["dice"]))
+            {"type": "mark_die", "die": i}
+            for i in range(len(play["dice"]))
             if i not in play["marked"]
         ]
         return [*moves, {"type": "reroll"}]
@@ -152,7 +158,8 @@ def play_moves(state: State) -> list[Move]:
         moves.append({"type": "take_life"})
     if play["key_open"]:
         moves.extend(
-            {"type": "use_key", "card": c} for c in _first_of_each_kind(hand)
+            {"type": "use_key", "card": c}
+            for c in _first_of_each_kind(hand)
             if key_value(c) is not None
         )
     continued = play["continued"] is not None
@@ -200,7 +207,8 @@ def sign_spots(state: State) -> list[int]:
     taken = {p["spot"] for p in state["players"] if p["spot"] is not None}
     blocked = {int(s) for s in state["blocked"]}
     return [
-        spot for spot, entry in enumerate(state["arcade"])
+        spot
+        for spot, entry in enumerate(state["arcade"])
         if entry["card"] is not None and spot not in taken and spot not in blocked
     ]
 
@@ -321,8 +329,7 @@ def ask_tilt(state: State, which: str, events: list[Event]) -> None:
     play["tilted"] = False
     asked = reaction_seats(state, "tilt", play["seat"])
     if asked:
-        state["question"] = {"kind": "tilt", "asker": play["seat"], "seats": asked,
-                             "answers": {}}
+        state["question"] = {"kind": "tilt", "asker": play["seat"], "seats": asked, "answers": {}}
 
 
 def tilt(state: State, holder: int, rng: Dice, events: list[Event]) -> None:
@@ -368,17 +375,34 @@ def apply_play_move(state: State, move: Move, rng: Dice, events: list[Event]) ->
         roll_level(state, rng, events)
     elif kind == "discard":
         _spend(state, seat, move["card"])
-        events.append({"type": "discard", "seat": seat, "kind": kind_of(move["card"]),
-                       "text": f"{name} discards {power_name(move['card'])}."})
+        events.append(
+            {
+                "type": "discard",
+                "seat": seat,
+                "kind": kind_of(move["card"]),
+                "text": f"{name} discards {power_name(move['card'])}.",
+            }
+        )
     elif kind == "ask_coop":
         play["coop_asked"] = True
         lender = move["lender"]
-        state["question"] = {"kind": "coop", "seat": lender, "queue": [], "asker": seat,
-                             "column": move["column"]}
-        events.append({"type": "ask_coop", "seat": seat, "lender": lender,
-                       "column": move["column"],
-                       "text": f"{name} asks {hero(lender)} to lend a "
-                       f"{COLUMN_NAMES[move['column']]} cube for 1 ticket (Co-op)."})
+        state["question"] = {
+            "kind": "coop",
+            "seat": lender,
+            "queue": [],
+            "asker": seat,
+            "column": move["column"],
+        }
+        events.append(
+            {
+                "type": "ask_coop",
+                "seat": seat,
+                "lender": lender,
+                "column": move["column"],
+                "text": f"{name} asks {hero(lender)} to lend a "
+                f"{COLUMN_NAMES[move['column']]} cube for 1 ticket (Co-op).",
+            }
+        )
     elif kind == "play_card":
         _play_card(state, move, rng, events)
     elif kind == "mark_die":
@@ -392,10 +416,16 @@ def apply_play_move(state: State, move: Move, rng: Dice, events: list[Event]) ->
         _spend(state, seat, move["card"])
         play["key_points"] += value
         play["key_open"] = False
-        events.append({"type": "key", "seat": seat, "kind": kind_of(move["card"]),
-                       "points": value,
-                       "text": f"{name} spends {power_name(move['card'])} on the Key for "
-                       f"{value} points: {roll_score(play)}."})
+        events.append(
+            {
+                "type": "key",
+                "seat": seat,
+                "kind": kind_of(move["card"]),
+                "points": value,
+                "text": f"{name} spends {power_name(move['card'])} on the Key for "
+                f"{value} points: {roll_score(play)}.",
+            }
+        )
     elif kind == "continue_game":
         _continue(state, rng, events)
     elif kind == "done":
@@ -419,8 +449,10 @@ def _play_card(state: State, move: Move, rng: Dice, events: list[Event]) -> None
         text = f"{name} plays {title}: +1 Scoring die."
     elif kind == "genre_fan":
         play["boosts"]["genre_fan"] += 1
-        text = f"{name} plays {title}: {COLUMN_NAMES[GAMES_CARDS[play['card']]['genre']]} cubes " \
+        text = (
+            f"{name} plays {title}: {COLUMN_NAMES[GAMES_CARDS[play['card']]['genre']]} cubes "
             "count twice."
+        )
     elif kind == "skill_boost":
         boost = play["boosts"]["skill_boost"]
         boost[move["skill"]] = boost.get(move["skill"], 0) + 1
@@ -438,20 +470,32 @@ def _play_card(state: State, move: Move, rng: Dice, events: list[Event]) -> None
         text = f"{name} plays {title}: a Scoring die turns to 300, scoring {roll_score(play)}."
     elif kind == "lucky_charm":
         play["face_mod"] = "ignored"
-        text = f"{name} plays {title}: the {GAME_DIE_NAMES[play['face']]} is ignored, scoring " \
+        text = (
+            f"{name} plays {title}: the {GAME_DIE_NAMES[play['face']]} is ignored, scoring "
             f"{roll_score(play)}."
+        )
     elif kind == "combo_breaker":
         play["face_mod"] = "doubled"
-        text = f"{name} plays {title}: the Game die's {play['face']} counts double, scoring " \
+        text = (
+            f"{name} plays {title}: the Game die's {play['face']} counts double, scoring "
             f"{roll_score(play)}."
+        )
     elif kind == "cheat_code":
         _set_face(play, move["face"])
-        text = f"{name} plays {title} and turns the Game die to {GAME_DIE_NAMES[move['face']]}, " \
+        text = (
+            f"{name} plays {title} and turns the Game die to {GAME_DIE_NAMES[move['face']]}, "
             f"scoring {roll_score(play)}."
+        )
     elif kind == "second_wind":
         play["second_wind_used"] = True
-        events.append({"type": "card", "seat": seat, "kind": kind,
-                       "text": f"{name} plays {title} and rolls Level {play['level']} again."})
+        events.append(
+            {
+                "type": "card",
+                "seat": seat,
+                "kind": kind,
+                "text": f"{name} plays {title} and rolls Level {play['level']} again.",
+            }
+        )
         roll_level(state, rng, events)
         return
     elif kind == "ticket_bonanza":
@@ -459,8 +503,10 @@ def _play_card(state: State, move: Move, rng: Dice, events: list[Event]) -> None
         text = f"{name} plays {title}: 2 more tickets if this game pays tickets."
     elif kind == "out_of_order":
         state["blocked"] = {**state["blocked"], str(move["spot"]): seat}
-        text = (f"{name} puts Out of Order on spot {move['spot'] + 1}: nobody may move there "
-                f"until {name}'s next turn.")
+        text = (
+            f"{name} puts Out of Order on spot {move['spot'] + 1}: nobody may move there "
+            f"until {name}'s next turn."
+        )
     events.append({"type": "card", "seat": seat, "kind": kind, "text": text})
 
 
@@ -471,10 +517,16 @@ def _do_over(state: State, rng: Dice, events: list[Event]) -> None:
     count = len(play["marked"])
     play["marked"] = []
     play["step"] = "after"
-    events.append({"type": "reroll", "seat": play["seat"], "dice": list(play["dice"]),
-                   "text": f"{hero(play['seat'])} rerolls {count} Scoring "
-                   f"{'die' if count == 1 else 'dice'}: {_dice_text(play['dice'])}, scoring "
-                   f"{roll_score(play)}."})
+    events.append(
+        {
+            "type": "reroll",
+            "seat": play["seat"],
+            "dice": list(play["dice"]),
+            "text": f"{hero(play['seat'])} rerolls {count} Scoring "
+            f"{'die' if count == 1 else 'dice'}: {_dice_text(play['dice'])}, scoring "
+            f"{roll_score(play)}.",
+        }
+    )
 
 
 def _take_life(state: State, rng: Dice, events: list[Event]) -> None:
@@ -482,11 +534,18 @@ def _take_life(state: State, rng: Dice, events: list[Event]) -> None:
     die = SCORING_DIE[rng.below(len(SCORING_DIE))]
     play["dice"] = [*play["dice"], die]
     _set_face(play, _roll_face(rng))
-    events.append({"type": "life", "seat": play["seat"], "die": die, "face": play["face"],
-                   "dice": list(play["dice"]),
-                   "text": f"{hero(play['seat'])} takes the extra life: one more Scoring die "
-                   f"shows {die} and the Game die shows {GAME_DIE_NAMES[play['face']]}, "
-                   f"scoring {roll_score(play)}."})
+    events.append(
+        {
+            "type": "life",
+            "seat": play["seat"],
+            "die": die,
+            "face": play["face"],
+            "dice": list(play["dice"]),
+            "text": f"{hero(play['seat'])} takes the extra life: one more Scoring die "
+            f"shows {die} and the Game die shows {GAME_DIE_NAMES[play['face']]}, "
+            f"scoring {roll_score(play)}.",
+        }
+    )
     ask_tilt(state, "main", events)
 
 
@@ -499,9 +558,16 @@ def _continue(state: State, rng: Dice, events: list[Event]) -> None:
     play["continued"] = {"die": die, "face": face}
     play["key_open"] = face == "key"
     play["life_open"] = False
-    events.append({"type": "continue", "seat": seat, "die": die, "face": face,
-                   "text": f"{hero(seat)} pays 2 tickets to continue: {die} and "
-                   f"{GAME_DIE_NAMES[face]}, scoring {roll_score(play)}."})
+    events.append(
+        {
+            "type": "continue",
+            "seat": seat,
+            "die": die,
+            "face": face,
+            "text": f"{hero(seat)} pays 2 tickets to continue: {die} and "
+            f"{GAME_DIE_NAMES[face]}, scoring {roll_score(play)}.",
+        }
+    )
     ask_tilt(state, "continue", events)
 
 
@@ -527,19 +593,39 @@ def _done(state: State, rng: Dice, events: list[Event]) -> bool:
     target = level_target(play["card"], play["level"])
     name = hero(play["seat"])
     if score < target:
-        events.append({"type": "level", "seat": play["seat"], "level": play["level"],
-                       "passed": False,
-                       "text": f"{name} misses Level {play['level']} ({score} < {target})."})
+        events.append(
+            {
+                "type": "level",
+                "seat": play["seat"],
+                "level": play["level"],
+                "passed": False,
+                "text": f"{name} misses Level {play['level']} ({score} < {target}).",
+            }
+        )
         return True
     play["passed"] = play["level"]
     if play["level"] == 3:
         play["level3"] = score
-        events.append({"type": "level", "seat": play["seat"], "level": 3, "passed": True,
-                       "text": f"{name} passes Level 3 ({score} ≥ {target})!"})
+        events.append(
+            {
+                "type": "level",
+                "seat": play["seat"],
+                "level": 3,
+                "passed": True,
+                "text": f"{name} passes Level 3 ({score} ≥ {target})!",
+            }
+        )
         return True
-    events.append({"type": "level", "seat": play["seat"], "level": play["level"], "passed": True,
-                   "text": f"{name} passes Level {play['level']} ({score} ≥ {target}) and "
-                   f"rolls for Level {play['level'] + 1}."})
+    events.append(
+        {
+            "type": "level",
+            "seat": play["seat"],
+            "level": play["level"],
+            "passed": True,
+            "text": f"{name} passes Level {play['level']} ({score} ≥ {target}) and "
+            f"rolls for Level {play['level'] + 1}.",
+        }
+    )
     play["level"] += 1
     play["second_wind_used"] = False
     roll_level(state, rng, events)
@@ -560,14 +646,22 @@ def collect(state: State, events: list[Event]) -> dict[str, Any]:
     else:
         score = roll_score(play)
         reward, high, words = standard_result(card, score, play["hunters"])
-    result = {"seat": seat, "card": card, "score": score, "high_score": high, "tickets": 0,
-              "context": play["context"], "coop": play["coop"]}
+    result = {
+        "seat": seat,
+        "card": card,
+        "score": score,
+        "high_score": high,
+        "tickets": 0,
+        "context": play["context"],
+        "coop": play["coop"],
+    }
     if amended(state):  # H9a needs the Levels passed; version 1 kept no such field
         result["levels"] = play["passed"] if is_premium(card) else None
     state["play"] = None
     if play["context"] == "tiebreak":
-        events.append({"type": "score", "seat": seat, "score": score,
-                       "text": f"{name} scores {score}."})
+        events.append(
+            {"type": "score", "seat": seat, "score": score, "text": f"{name} scores {score}."}
+        )
         return result
     tickets = reward["tickets"]
     if tickets and play["bonanza"]:
@@ -576,17 +670,31 @@ def collect(state: State, events: list[Event]) -> dict[str, Any]:
     result["tickets"] = tickets
     paid = {"tickets": tickets, "prizes": reward["prizes"]}
     hs = " HIGH SCORE!" if high else ""
-    events.append({"type": "collect", "seat": seat, "score": score, "high_score": high,
-                   "tickets": tickets, "prizes": reward["prizes"],
-                   "text": f"{name} scores {score} on {GAMES_CARDS[card]['name']} and wins "
-                   f"{reward_text(paid)} ({words}).{hs}"})
+    events.append(
+        {
+            "type": "collect",
+            "seat": seat,
+            "score": score,
+            "high_score": high,
+            "tickets": tickets,
+            "prizes": reward["prizes"],
+            "text": f"{name} scores {score} on {GAMES_CARDS[card]['name']} and wins "
+            f"{reward_text(paid)} ({words}).{hs}",
+        }
+    )
     coop = play["coop"]
     if high and coop is not None:
         bonus = int(RULES["coop_high_score_tickets"])
         gain(state, coop["lender"], tickets=bonus)
-        events.append({"type": "coop_bonus", "seat": coop["lender"], "tickets": bonus,
-                       "text": f"{hero(coop['lender'])} lent the cube for that High Score and "
-                       f"takes {tally(state, bonus, 'ticket', was='tickets')}."})
+        events.append(
+            {
+                "type": "coop_bonus",
+                "seat": coop["lender"],
+                "tickets": bonus,
+                "text": f"{hero(coop['lender'])} lent the cube for that High Score and "
+                f"takes {tally(state, bonus, 'ticket', was='tickets')}.",
+            }
+        )
     players = list(state["players"])
     players[seat] = {**players[seat], "last_game": card}
     state["players"] = players
@@ -602,9 +710,13 @@ def ask_thief(state: State, result: dict[str, Any]) -> bool:
     asked = reaction_seats(state, "thief", result["seat"])
     if not asked:
         return False
-    state["question"] = {"kind": "thief", "asker": result["seat"], "seats": asked,
-                         "answers": {},
-                         "amount": min(int(RULES["ticket_thief_max"]), result["tickets"])}
+    state["question"] = {
+        "kind": "thief",
+        "asker": result["seat"],
+        "seats": asked,
+        "answers": {},
+        "amount": min(int(RULES["ticket_thief_max"]), result["tickets"]),
+    }
     return True
 
 
@@ -615,6 +727,13 @@ def steal(state: State, question: dict[str, Any], thief: int, events: list[Event
     amount = min(question["amount"], state["players"][victim]["tickets"])
     gain(state, victim, tickets=-amount)
     gain(state, thief, tickets=amount)
-    events.append({"type": "thief", "seat": thief, "victim": victim, "tickets": amount,
-                   "text": f"{hero(thief)} plays Ticket Thief and takes {amount} of "
-                   f"{hero(victim)}'s tickets."})
+    events.append(
+        {
+            "type": "thief",
+            "seat": thief,
+            "victim": victim,
+            "tickets": amount,
+            "text": f"{hero(thief)} plays Ticket Thief and takes {amount} of "
+            f"{hero(victim)}'s tickets.",
+        }
+    )

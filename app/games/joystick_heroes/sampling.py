@@ -103,7 +103,7 @@ def _spend_at_random(sample: State, other: int, rng: random.Random) -> None:
     prize counter with their pockets nearly empty. `powerup_moves` offers nothing to a seat
     that is done, so she is let back in while her list is drawn."""
     done = list(sample["powerup"]["done"])
-    sample["powerup"] = {**sample["powerup"], "done": [*done[:other], False, *done[other + 1:]]}
+    sample["powerup"] = {**sample["powerup"], "done": [*done[:other], False, *done[other + 1 :]]}
     while True:
         options = [m for m in powerup_moves(sample, other) if m["type"] in ("buy", "use_coupon")]
         if not options:

@@ -120,6 +120,8 @@ TOWER_SLOTS: dict[str, tuple[str, ...]] = _tower_slots()
 SLOT_TOWERS: dict[str, tuple[str, ...]] = {
     slot: tuple(t for t in TOWERS if slot in TOWER_SLOTS[t]) for slot in SLOTS
 }
+
+
 def _lattice_neighbours(a: Point, b: Point) -> bool:
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
     return (dy == 0 and dx == 2) or (dy == 1 and dx == 1)
@@ -195,8 +197,11 @@ def geometry() -> dict[str, Any]:
         "slot_ids": list(SLOTS),
         "towers": {t: [round(c, 4) for c in tower_centre(t)] for t in TOWERS},
         "slots": {
-            s: {"x": round(slot_centre(s)[0], 4), "y": round(slot_centre(s)[1], 4),
-                "up": slot_points_up(s)}
+            s: {
+                "x": round(slot_centre(s)[0], 4),
+                "y": round(slot_centre(s)[1], 4),
+                "up": slot_points_up(s),
+            }
             for s in SLOTS
         },
         "tower_slots": {t: list(TOWER_SLOTS[t]) for t in TOWERS},
@@ -216,7 +221,6 @@ def geometry_module() -> str:
         "// Tower and slot centres in board units, y growing northwards (ruling V1).\n"
         f"export const GEOMETRY = {body};\n"
     )
-
 
 
 def slot_list(contents: Mapping[str, Any]) -> list[Any]:

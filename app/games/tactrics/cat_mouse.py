@@ -160,8 +160,10 @@ class CatMouse(TurnGame):
         event = self.rotation_event(state, seat, move)
         if seat == MOUSE_SEAT and cats == 1:
             state["turn"]["locked"] = True  # the cat moved: no more rotations
-            event["text"] = (f"The mouse turns {tower} {DIRECTION_WORDS[move['direction']]}, "
-                             "moving a cat too; that ends its rotations.")
+            event["text"] = (
+                f"The mouse turns {tower} {DIRECTION_WORDS[move['direction']]}, "
+                "moving a cat too; that ends its rotations."
+            )
         events.append(event)
 
     def check_end(self, state: State, seat: int) -> Outcome | None:

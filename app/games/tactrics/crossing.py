@@ -147,15 +147,17 @@ class Crossing(TurnGame):
                 goal = list(TOWER_SLOTS[goal_tower])
             for slot in start_slots:
                 routers[slot] = colours[seat]
-            entries.append({
-                "seat": seat,
-                "colour": colours[seat],
-                "start": start,
-                "goal_tower": None if line else goal_tower,
-                "goal": goal,
-                "team": team_of.get(seat),
-                "routers": count,
-            })
+            entries.append(
+                {
+                    "seat": seat,
+                    "colour": colours[seat],
+                    "start": start,
+                    "goal_tower": None if line else goal_tower,
+                    "goal": goal,
+                    "team": team_of.get(seat),
+                    "routers": count,
+                }
+            )
         state: State = {
             "game": self.id,
             "phase": "play",
@@ -183,7 +185,7 @@ class Crossing(TurnGame):
 
     # --- permission (V3, V6, V7) ----------------------------------------------------------------
     def rotation_kind(self, state: State, seat: int, tower: str) -> str | None:
-        """"normal", "reserve" (the minority rule, V6) or None: how `seat` may turn `tower`."""
+        """ "normal", "reserve" (the minority rule, V6) or None: how `seat` may turn `tower`."""
         counts = colour_counts(state, tower)
         mine = counts.get(player_colour(state, seat), 0)
         if mine == 0:
@@ -260,17 +262,23 @@ class Crossing(TurnGame):
             kind_now = self.rotation_kind(state, seat, tower)
             claimant = state["claims"].get(tower)
             if kind_now == "reserve" and not move.get("reserve"):
-                return (f"You are outnumbered on {tower}"
-                        + (" or it is claimed by an opponent" if claimant is not None else "")
-                        + ": turning it costs a reserve controller.")
+                return (
+                    f"You are outnumbered on {tower}"
+                    + (" or it is claimed by an opponent" if claimant is not None else "")
+                    + ": turning it costs a reserve controller."
+                )
             if kind_now == "normal" and move.get("reserve"):
                 return f"You may turn {tower} without spending a reserve controller."
             if kind_now is None and state["options"]["minority_rotation"]:
-                why = (f"{tower} is claimed by {self.colour_of(state, claimant)}"
-                       if claimant is not None and claimant != seat
-                       else f"another player has more routers on {tower}")
-                return (f"You have no reserve controller left (the minority rule is used at "
-                        f"most twice a game), and {why}.")
+                why = (
+                    f"{tower} is claimed by {self.colour_of(state, claimant)}"
+                    if claimant is not None and claimant != seat
+                    else f"another player has more routers on {tower}"
+                )
+                return (
+                    f"You have no reserve controller left (the minority rule is used at "
+                    f"most twice a game), and {why}."
+                )
             if claimant is not None and claimant != seat:
                 owner = self.colour_of(state, claimant)
                 return f"{tower} is claimed by {owner}; you may not turn it."

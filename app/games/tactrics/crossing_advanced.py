@@ -82,19 +82,23 @@ class CrossingAdvanced(Crossing):
 
     def apply_setup(self, state: State, seat: int, move: Move, events: list[Event]) -> None:
         state["controllers"][move["slot"]] = seat
-        events.append({
-            "type": "place",
-            "seat": seat,
-            "slot": move["slot"],
-            "text": f"{self.colour_of(state, seat)} puts a controller on the router at "
-            f"{move['slot']}.",
-        })
+        events.append(
+            {
+                "type": "place",
+                "seat": seat,
+                "slot": move["slot"],
+                "text": f"{self.colour_of(state, seat)} puts a controller on the router at "
+                f"{move['slot']}.",
+            }
+        )
         if not self.setup_seats(state):
             state["phase"] = "play"
-            events.append({
-                "type": "start",
-                "text": f"Every controller is placed; {self.colour_of(state, 0)} begins.",
-            })
+            events.append(
+                {
+                    "type": "start",
+                    "text": f"Every controller is placed; {self.colour_of(state, 0)} begins.",
+                }
+            )
 
     # --- actions ------------------------------------------------------------------------------
     def claim_moves(self, state: State, seat: int) -> list[Move]:
@@ -171,29 +175,53 @@ class CrossingAdvanced(Crossing):
                 loser = self.colour_of(state, claimant)
                 if "to" in move:
                     state["controllers"][move["to"]] = claimant
-                    text = (f"{name} captures {tower} from {loser} with the controller from "
-                            f"{slot}; {loser}'s controller goes to her router at {move['to']}.")
+                    text = (
+                        f"{name} captures {tower} from {loser} with the controller from "
+                        f"{slot}; {loser}'s controller goes to her router at {move['to']}."
+                    )
                 else:
                     state["reserve"][claimant] += 1
-                    text = (f"{name} captures {tower} from {loser}; {loser} has no free router, "
-                            "so her controller goes to her reserve.")
-            events.append({"type": "claim", "seat": seat, "tower": tower, "slot": slot,
-                           "captured": claimant, "text": text})
+                    text = (
+                        f"{name} captures {tower} from {loser}; {loser} has no free router, "
+                        "so her controller goes to her reserve."
+                    )
+            events.append(
+                {
+                    "type": "claim",
+                    "seat": seat,
+                    "tower": tower,
+                    "slot": slot,
+                    "captured": claimant,
+                    "text": text,
+                }
+            )
         elif kind == "move_controller":
             del state["controllers"][move["from"]]
             state["controllers"][move["to"]] = seat
-            events.append({"type": "move_controller", "seat": seat, "from": move["from"],
-                           "to": move["to"],
-                           "text": f"{name} moves a controller from {move['from']} to "
-                           f"{move['to']} along touching routers."})
+            events.append(
+                {
+                    "type": "move_controller",
+                    "seat": seat,
+                    "from": move["from"],
+                    "to": move["to"],
+                    "text": f"{name} moves a controller from {move['from']} to "
+                    f"{move['to']} along touching routers.",
+                }
+            )
         elif kind == "take_back":
             del state["claims"][move["tower"]]
             state["controllers"][move["to"]] = seat
             state["turn"]["used"] = state["turn"]["allowed"]
-            events.append({"type": "take_back", "seat": seat, "tower": move["tower"],
-                           "to": move["to"],
-                           "text": f"{name} takes the controller back from {move['tower']} onto "
-                           f"the router at {move['to']}; that uses the whole turn."})
+            events.append(
+                {
+                    "type": "take_back",
+                    "seat": seat,
+                    "tower": move["tower"],
+                    "to": move["to"],
+                    "text": f"{name} takes the controller back from {move['tower']} onto "
+                    f"the router at {move['to']}; that uses the whole turn.",
+                }
+            )
 
     def refusal(self, state: State, seat: int, move: Move) -> str:
         kind = move.get("type")
@@ -202,13 +230,19 @@ class CrossingAdvanced(Crossing):
                 return "Controllers are placed only at the start of the game."
             return "Put your controllers on your own starting routers, one router each."
         if kind == "claim":
-            return (f"You may not claim {move.get('tower')} with the controller at "
-                    f"{move.get('slot')}: you need your controller on one of your routers "
-                    "around it and more routers there than every other player.")
+            return (
+                f"You may not claim {move.get('tower')} with the controller at "
+                f"{move.get('slot')}: you need your controller on one of your routers "
+                "around it and more routers there than every other player."
+            )
         if kind == "move_controller":
-            return ("A controller moves from one of your routers to another of your routers "
-                    "without a controller, along routers that touch side by side.")
+            return (
+                "A controller moves from one of your routers to another of your routers "
+                "without a controller, along routers that touch side by side."
+            )
         if kind == "take_back":
-            return ("Taking a controller back from your claimed tower onto one of your free "
-                    "routers uses a whole turn of 4 actions, before any other action.")
+            return (
+                "Taking a controller back from your claimed tower onto one of your free "
+                "routers uses a whole turn of 4 actions, before any other action."
+            )
         return super().refusal(state, seat, move)

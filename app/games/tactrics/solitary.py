@@ -61,7 +61,9 @@ class SolitaryOptions(BaseModel):
         "gather on three towers that ring the centre.",
     )
     colours: int = Field(
-        default=3, ge=1, le=6,
+        default=3,
+        ge=1,
+        le=6,
         description="Number of colours, 6 routers each (split: 1-6; clustered: exactly 3).",
     )
 
@@ -101,8 +103,10 @@ class Solitary(Game):
         assert isinstance(options, SolitaryOptions)
         targets = SOLITARY["scenarios"][options.scenario]["targets"]
         if options.scenario == "clustered" and options.colours != len(targets):
-            return (f"The clustered scenario is played with {len(targets)} colours, not "
-                    f"{options.colours}; choose {len(targets)} colours or the split scenario.")
+            return (
+                f"The clustered scenario is played with {len(targets)} colours, not "
+                f"{options.colours}; choose {len(targets)} colours or the split scenario."
+            )
         return None
 
     def setup(self, players: int, options: BaseModel, rng: Dice) -> State:
@@ -178,7 +182,10 @@ class Solitary(Game):
             new["routers"] = rotate_contents(state["routers"], tower, back)
             new["rotations"] = state["rotations"] - 1
             event: Event = {
-                "type": "undo", "seat": 0, "tower": tower, "direction": back,
+                "type": "undo",
+                "seat": 0,
+                "tower": tower,
+                "direction": back,
                 "text": f"You take back turning {tower} {DIRECTION_WORDS[direction]}.",
             }
         else:
@@ -187,7 +194,10 @@ class Solitary(Game):
             new["rotations"] = state["rotations"] + 1
             history = [*history, [tower, direction]][-UNDO_DEPTH:]
             event = {
-                "type": "rotate", "seat": 0, "tower": tower, "direction": direction,
+                "type": "rotate",
+                "seat": 0,
+                "tower": tower,
+                "direction": direction,
                 "text": f"You turn {tower} {DIRECTION_WORDS[direction]} "
                 f"(rotation {new['rotations']}).",
             }

@@ -228,8 +228,12 @@ class TurnGame(Game):
         else:
             turn = new["turn"]
             turn["undo"].append(
-                {**{k: state[k] for k in BOARD_KEYS}, "used": turn["used"],
-                 "locked": turn["locked"], "move": move}
+                {
+                    **{k: state[k] for k in BOARD_KEYS},
+                    "used": turn["used"],
+                    "locked": turn["locked"],
+                    "move": move,
+                }
             )
             turn["used"] += 1
             self.perform(new, seat, move, events)
@@ -270,13 +274,15 @@ class TurnGame(Game):
 
     def _confirm(self, state: State, seat: int, events: list[Event]) -> None:
         turn = state["turn"]
-        events.append({
-            "type": "confirm",
-            "seat": seat,
-            "text": f"{self.colour_of(state, seat)} {self.verb(seat, 'ends')} the turn after "
-            f"{turn['used']} "
-            f"action{'s' if turn['used'] != 1 else ''}.",
-        })
+        events.append(
+            {
+                "type": "confirm",
+                "seat": seat,
+                "text": f"{self.colour_of(state, seat)} {self.verb(seat, 'ends')} the turn after "
+                f"{turn['used']} "
+                f"action{'s' if turn['used'] != 1 else ''}.",
+            }
+        )
         nxt = self.next_seat(state, seat)
         self.start_turn(state, nxt, turn["index"] + 1)
         ended = self.after_confirm(state, seat, events)

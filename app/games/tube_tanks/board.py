@@ -65,6 +65,4 @@ def neighbours(xy: XY) -> list[XY]:
 
 
 def alive(state: State, side: str) -> list[int]:
-    return [
-        i for i, t in enumerate(state["tanks"]) if t["side"] == side and not t["destroyed"]
-    ]
+    return [i for i, t in enumerate(state["tanks"]) if t["side"] == side and not t["destroyed"]]

@@ -61,8 +61,15 @@ def shot_dice(state: State, shooter: int, target: XY, aim: str) -> int:
     )
 
 
-def fire(state: State, seat: int, shooter: int, target_name: str, aim: str, rng: Dice,
-         events: list[Event]) -> None:
+def fire(
+    state: State,
+    seat: int,
+    shooter: int,
+    target_name: str,
+    aim: str,
+    rng: Dice,
+    events: list[Event],
+) -> None:
     rules = state["rules"]
     tank = state["tanks"][shooter]
     occ = occupancy(state)
@@ -73,8 +80,14 @@ def fire(state: State, seat: int, shooter: int, target_name: str, aim: str, rng:
     count = shot_dice(state, shooter, target, aim)
     faces = [rng.roll() for _ in range(count)] if count >= 1 else []
     base: dict[str, Any] = {
-        "seat": seat, "tank": shooter, "from": tank["cell"], "target": target_name,
-        "aim": aim, "distance": dist, "count": count, "dice": faces,
+        "seat": seat,
+        "tank": shooter,
+        "from": tank["cell"],
+        "target": target_name,
+        "aim": aim,
+        "distance": dist,
+        "count": count,
+        "dice": faces,
         "steady": bool(state["turn"]["steady"]),
     }
     subject = what if target_kind != TANK else tank_name(state["tanks"][target_index or 0])
@@ -99,51 +112,86 @@ def fire(state: State, seat: int, shooter: int, target_name: str, aim: str, rng:
             left = collateral(faces)
             if not left:
                 kind = "glancing"
-                events.append({
-                    "type": "collateral", "seat": seat, "remaining": {}, "landing": target_name,
-                    "text": "Collateral: every die cancels out - a glancing blow on the target.",
-                })
+                events.append(
+                    {
+                        "type": "collateral",
+                        "seat": seat,
+                        "remaining": {},
+                        "landing": target_name,
+                        "text": "Collateral: every die cancels out - "
+                        "a glancing blow on the target.",
+                    }
+                )
             else:
                 kind = "stray"
                 landing = collateral_landing(target, left)
-                events.append({
-                    "type": "collateral", "seat": seat,
-                    "remaining": {str(v): n for v, n in left.items()},
-                    "landing": list(landing),
-                    "text": f"Collateral: {_offsets(left)} - the shot lands on "
-                    f"{describe_cell(occ, state, landing)}.",
-                })
+                events.append(
+                    {
+                        "type": "collateral",
+                        "seat": seat,
+                        "remaining": {str(v): n for v, n in left.items()},
+                        "landing": list(landing),
+                        "text": f"Collateral: {_offsets(left)} - the shot lands on "
+                        f"{describe_cell(occ, state, landing)}.",
+                    }
+                )
         else:
-            events.append({
-                "type": "missed", "seat": seat, "target": target_name,
-                "text": "The shot misses and vanishes.",
-            })
+            events.append(
+                {
+                    "type": "missed",
+                    "seat": seat,
+                    "target": target_name,
+                    "text": "The shot misses and vanishes.",
+                }
+            )
 
     impact = landing
     if kind != "miss":
-        impact = _strike(state, seat, shooter, occ, target, target_kind, landing, kind, amount,
-                         events)
+        impact = _strike(
+            state, seat, shooter, occ, target, target_kind, landing, kind, amount, events
+        )
     if rules["triangulation"] and not tank["destroyed"]:
         tank["token"] = list(impact)
-        events.append({
-            "type": "token", "seat": seat, "tank": shooter, "at": list(impact),
-            "text": f"{tank_name(tank)}'s targeting token now marks {cell_name(*impact)}.",
-        })
+        events.append(
+            {
+                "type": "token",
+                "seat": seat,
+                "tank": shooter,
+                "at": list(impact),
+                "text": f"{tank_name(tank)}'s targeting token now marks {cell_name(*impact)}.",
+            }
+        )
 
 
-def _strike(state: State, seat: int, shooter: int, occ: dict[XY, Occupant], target: XY,
-            target_kind: str | None, landing: XY, kind: str, amount: int,
-            events: list[Event]) -> XY:
+def _strike(
+    state: State,
+    seat: int,
+    shooter: int,
+    occ: dict[XY, Occupant],
+    target: XY,
+    target_kind: str | None,
+    landing: XY,
+    kind: str,
+    amount: int,
+    events: list[Event],
+) -> XY:
     """Resolve where the shot ends; returns the impact cell (for the targeting token)."""
     if state["rules"]["energy_bolts"]:
         path = bolt_path(tank_xy(state["tanks"][shooter]), landing)
-        events.append({
-            "type": "bolt", "seat": seat, "path": [list(xy) for xy in path],
-            "text": "The energy bolt flies "
-            + ("over " + ", ".join(cell_name(*xy) for xy in path if on_board(*xy))
-               if any(on_board(*xy) for xy in path) else "off the Zone")
-            + ".",
-        })
+        events.append(
+            {
+                "type": "bolt",
+                "seat": seat,
+                "path": [list(xy) for xy in path],
+                "text": "The energy bolt flies "
+                + (
+                    "over " + ", ".join(cell_name(*xy) for xy in path if on_board(*xy))
+                    if any(on_board(*xy) for xy in path)
+                    else "off the Zone"
+                )
+                + ".",
+            }
+        )
         for xy in path[:-1]:
             if on_board(*xy) and occ.get(xy, ("", None))[0] in BOLT_BLOCKERS:
                 _intercept(state, seat, occ, xy, events)
@@ -161,23 +209,31 @@ def _strike(state: State, seat: int, shooter: int, occ: dict[XY, Occupant], targ
             assert index is not None
             damage(state, index, 1, events, hit=False)
         else:
-            events.append({
-                "type": "absorbed", "cell": cell_name(*target),
-                "text": f"The glancing blow does nothing to {cell_name(*target)}.",
-            })
+            events.append(
+                {
+                    "type": "absorbed",
+                    "cell": cell_name(*target),
+                    "text": f"The glancing blow does nothing to {cell_name(*target)}.",
+                }
+            )
     else:
         _land(state, seat, occ, landing, events)
     return landing
 
 
-def _intercept(state: State, seat: int, occ: dict[XY, Occupant], xy: XY,
-               events: list[Event]) -> None:
+def _intercept(
+    state: State, seat: int, occ: dict[XY, Occupant], xy: XY, events: list[Event]
+) -> None:
     """K7: the first wall, tank or wreck on the line stops the bolt."""
     kind, index = occ[xy]
-    events.append({
-        "type": "intercepted", "cell": cell_name(*xy), "seat": seat,
-        "text": f"The bolt is stopped by {describe_cell(occ, state, xy)}.",
-    })
+    events.append(
+        {
+            "type": "intercepted",
+            "cell": cell_name(*xy),
+            "seat": seat,
+            "text": f"The bolt is stopped by {describe_cell(occ, state, xy)}.",
+        }
+    )
     if kind == TANK and index is not None:
         damage(state, index, 1, events, hit=False)
     elif kind == WALL:
@@ -198,10 +254,13 @@ def _land(state: State, seat: int, occ: dict[XY, Occupant], xy: XY, events: list
     elif kind is None:
         destroy_floor(state, xy, events)
     else:  # a pool, a gap or a wreck
-        events.append({
-            "type": "absorbed", "cell": cell_name(*xy),
-            "text": f"The shot lands on {describe_cell(occ, state, xy)}: nothing happens.",
-        })
+        events.append(
+            {
+                "type": "absorbed",
+                "cell": cell_name(*xy),
+                "text": f"The shot lands on {describe_cell(occ, state, xy)}: nothing happens.",
+            }
+        )
 
 
 def _faces(faces: list[int]) -> str:

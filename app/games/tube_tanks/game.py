@@ -74,10 +74,19 @@ def new_state(options: Options, first: int) -> State:
     tanks = []
     for seat, side in enumerate(SIDES):
         for number, cell in enumerate(getattr(zone, side), start=1):
-            tanks.append({
-                "seat": seat, "side": side, "number": number, "cell": cell, "hp": HIT_POINTS,
-                "stunned": False, "destroyed": False, "token": None, "streak": 0,
-            })
+            tanks.append(
+                {
+                    "seat": seat,
+                    "side": side,
+                    "number": number,
+                    "cell": cell,
+                    "hp": HIT_POINTS,
+                    "stunned": False,
+                    "destroyed": False,
+                    "token": None,
+                    "streak": 0,
+                }
+            )
     return {
         "game": TubeTanks.id,
         "setup": options.setup,
@@ -88,8 +97,15 @@ def new_state(options: Options, first: int) -> State:
         "tanks": tanks,
         "first": first,
         "active": [0, 0],
-        "turn": {"seat": first, "tank": _slot_tank(first, 0), "number": 0, "mp": 0,
-                 "steady": False, "fired": False, "rammed": False},
+        "turn": {
+            "seat": first,
+            "tank": _slot_tank(first, 0),
+            "number": 0,
+            "mp": 0,
+            "steady": False,
+            "fired": False,
+            "rammed": False,
+        },
         "walls_destroyed": [0, 0],
         "last_shot": None,
         "outcome": None,
@@ -109,25 +125,47 @@ def open_activation(state: State, seat: int, number: int, events: list[Event]) -
         tank = state["tanks"][index]
         number += 1
         if not tank["destroyed"] and not tank["stunned"]:
-            state["turn"] = {"seat": seat, "tank": index, "number": number, "mp": 0,
-                             "steady": False, "fired": False, "rammed": False}
-            events.append({
-                "type": "turn", "seat": seat, "tank": index, "number": number,
-                "text": f"{tank_name(tank)} is active.",
-            })
+            state["turn"] = {
+                "seat": seat,
+                "tank": index,
+                "number": number,
+                "mp": 0,
+                "steady": False,
+                "fired": False,
+                "rammed": False,
+            }
+            events.append(
+                {
+                    "type": "turn",
+                    "seat": seat,
+                    "tank": index,
+                    "number": number,
+                    "text": f"{tank_name(tank)} is active.",
+                }
+            )
             return
         if tank["destroyed"]:
-            events.append({
-                "type": "skip", "seat": seat, "tank": index, "number": number,
-                "text": f"{tank_name(tank)} is destroyed: its turn passes.",
-            })
+            events.append(
+                {
+                    "type": "skip",
+                    "seat": seat,
+                    "tank": index,
+                    "number": number,
+                    "text": f"{tank_name(tank)} is destroyed: its turn passes.",
+                }
+            )
         else:
             tank["stunned"] = False
             tank["streak"] = 0
-            events.append({
-                "type": "recover", "seat": seat, "tank": index, "number": number,
-                "text": f"{tank_name(tank)} recovers from the stun instead of acting.",
-            })
+            events.append(
+                {
+                    "type": "recover",
+                    "seat": seat,
+                    "tank": index,
+                    "number": number,
+                    "text": f"{tank_name(tank)} recovers from the stun instead of acting.",
+                }
+            )
         state["active"][seat] = (slot + 1) % TANKS_PER_SIDE
         seat = 1 - seat
     raise AssertionError("no tank can act although both sides have units")
@@ -161,8 +199,10 @@ class TubeTanks(Game):
         if not options.wall_destruction:
             return "Mission 3 (destroy 5 walls) needs the Wall Destruction rule."
         if not (options.target_anything or options.collateral_damage or options.energy_bolts):
-            return ("Mission 3 (destroy 5 walls) needs a way to hit walls: Target Anything, "
-                    "Collateral Damage or Energy Bolts.")
+            return (
+                "Mission 3 (destroy 5 walls) needs a way to hit walls: Target Anything, "
+                "Collateral Damage or Energy Bolts."
+            )
         return None
 
     # --- the contract -------------------------------------------------------------------------
@@ -224,11 +264,15 @@ class TubeTanks(Game):
             self._ram(state, index, parse_cell(move["at"]), events)
         elif kind == "stay":
             turn["steady"] = True
-            events.append({
-                "type": "stay", "seat": seat, "tank": index,
-                "text": f"{tank_name(tank)} stays put this turn and aims carefully (2 dice "
-                "fewer).",
-            })
+            events.append(
+                {
+                    "type": "stay",
+                    "seat": seat,
+                    "tank": index,
+                    "text": f"{tank_name(tank)} stays put this turn and aims carefully (2 dice "
+                    "fewer).",
+                }
+            )
         elif kind == "fire":
             turn["fired"] = True
             combat.fire(state, seat, index, move["target"], move["aim"], rng, events)
@@ -240,12 +284,17 @@ class TubeTanks(Game):
             tank["hp"] = min(HIT_POINTS, before + REPAIR_POINTS)
             at_centre = state["rules"]["mission_1"] and missions.repaired_at_centre(state, index)
             tank["streak"] = tank["streak"] + 1 if at_centre else 0
-            events.append({
-                "type": "repair", "seat": seat, "tank": index, "amount": tank["hp"] - before,
-                "hp": tank["hp"],
-                "text": f"{tank_name(tank)} draws energy from a pool and repairs "
-                f"{tank['hp'] - before} damage ({tank['hp']} of {HIT_POINTS}).",
-            })
+            events.append(
+                {
+                    "type": "repair",
+                    "seat": seat,
+                    "tank": index,
+                    "amount": tank["hp"] - before,
+                    "hp": tank["hp"],
+                    "text": f"{tank_name(tank)} draws energy from a pool and repairs "
+                    f"{tank['hp'] - before} damage ({tank['hp']} of {HIT_POINTS}).",
+                }
+            )
             self._end_activation(state, seat, events, repaired=True)
         else:
             self._end_activation(state, seat, events, repaired=False)
@@ -269,8 +318,12 @@ class TubeTanks(Game):
         turn = state["turn"]
         tank = state["tanks"][turn["tank"]]
         cells: list[list[Any]] = []
-        if state["outcome"] is None and not tank["destroyed"] and not turn["steady"] \
-                and not turn["rammed"]:
+        if (
+            state["outcome"] is None
+            and not tank["destroyed"]
+            and not turn["steady"]
+            and not turn["rammed"]
+        ):
             budget = MOVEMENT_POINTS - turn["mp"]
             found = reach(occupancy(state), tank_xy(tank), budget)
             cells = [[cell_name(*xy), cost] for xy, cost in sorted(found.items())]
@@ -281,9 +334,7 @@ class TubeTanks(Game):
         result = state["outcome"]
         if result is None:
             return None
-        hp = {
-            seat: sum(t["hp"] for t in state["tanks"] if t["seat"] == seat) for seat in (0, 1)
-        }
+        hp = {seat: sum(t["hp"] for t in state["tanks"] if t["seat"] == seat) for seat in (0, 1)}
         return Outcome(
             winners=tuple(result["winners"]),
             reason=result["reason"],
@@ -369,12 +420,19 @@ class TubeTanks(Game):
         cost = step_cost(here, to)
         turn["mp"] += cost
         tank["cell"] = cell_name(*to)
-        events.append({
-            "type": "step", "seat": tank["seat"], "tank": index, "from": cell_name(*here),
-            "to": tank["cell"], "cost": cost, "mp": turn["mp"],
-            "text": f"{tank_name(tank)} moves from {cell_name(*here)} to {tank['cell']} "
-            f"({cost} points, {turn['mp']} of {MOVEMENT_POINTS} spent).",
-        })
+        events.append(
+            {
+                "type": "step",
+                "seat": tank["seat"],
+                "tank": index,
+                "from": cell_name(*here),
+                "to": tank["cell"],
+                "cost": cost,
+                "mp": turn["mp"],
+                "text": f"{tank_name(tank)} moves from {cell_name(*here)} to {tank['cell']} "
+                f"({cost} points, {turn['mp']} of {MOVEMENT_POINTS} spent).",
+            }
+        )
         won = missions.enemy_home_reached(state, index)
         if won is not None:
             self._declare(state, won, events)
@@ -389,12 +447,20 @@ class TubeTanks(Game):
         turn["mp"] += cost
         turn["rammed"] = True
         amount = ram_damage(turn["mp"])
-        events.append({
-            "type": "ram", "seat": tank["seat"], "tank": index, "victim": victim,
-            "at": cell_name(*at), "cost": cost, "mp": turn["mp"], "damage": amount,
-            "text": f"{tank_name(tank)} rams {tank_name(state['tanks'][victim])} on "
-            f"{cell_name(*at)} ({turn['mp']} points spent): both take {amount} damage.",
-        })
+        events.append(
+            {
+                "type": "ram",
+                "seat": tank["seat"],
+                "tank": index,
+                "victim": victim,
+                "at": cell_name(*at),
+                "cost": cost,
+                "mp": turn["mp"],
+                "damage": amount,
+                "text": f"{tank_name(tank)} rams {tank_name(state['tanks'][victim])} on "
+                f"{cell_name(*at)} ({turn['mp']} points spent): both take {amount} damage.",
+            }
+        )
         damage(state, victim, amount, events, hit=False)
         damage(state, index, amount, events, hit=False)
         self._finish_if_over(state, events, tank["seat"])
@@ -409,17 +475,22 @@ class TubeTanks(Game):
             state["outcome"] = won
             events.append({"type": "game_over", "winners": won["winners"], "text": won["reason"]})
 
-    def _end_activation(self, state: State, seat: int, events: list[Event], *,
-                        repaired: bool) -> None:
+    def _end_activation(
+        self, state: State, seat: int, events: list[Event], *, repaired: bool
+    ) -> None:
         turn = state["turn"]
         index = turn["tank"]
         tank = state["tanks"][index]
         if not repaired:
             tank["streak"] = 0
-        events.append({
-            "type": "end", "seat": seat, "tank": index,
-            "text": f"{tank_name(tank)} ends its turn.",
-        })
+        events.append(
+            {
+                "type": "end",
+                "seat": seat,
+                "tank": index,
+                "text": f"{tank_name(tank)} ends its turn.",
+            }
+        )
         won = missions.centre_held(state, index)
         if won is not None:
             self._declare(state, won, events)

@@ -21,8 +21,11 @@ def annihilation(state: State) -> dict[str, Any] | None:
     """Core rules and K8: a side without units loses; no units on either side is a tie."""
     green, orange = (alive(state, side) for side in SIDES)
     if not green and not orange:
-        return {"winners": [0, 1], "reason": "Every tank is destroyed: the battle is a tie.",
-                "kind": "tie"}
+        return {
+            "winners": [0, 1],
+            "reason": "Every tank is destroyed: the battle is a tie.",
+            "kind": "tie",
+        }
     for seat, side in enumerate(SIDES):
         if not (orange if side == "green" else green):
             enemy = SIDES[1 - seat]

@@ -36,8 +36,10 @@ class Options(BaseModel):
         description="Zone layout: A 'Arena', B 'Crossfire', or a custom zone the host draws and "
         "the other player accepts.",
         json_schema_extra={
-            "x-labels": {**{k: f"{k}: {name}" for k, name in SETUP_NAMES.items()},
-                         "custom": "Custom zone (you draw it)"}
+            "x-labels": {
+                **{k: f"{k}: {name}" for k, name in SETUP_NAMES.items()},
+                "custom": "Custom zone (you draw it)",
+            }
         },
     )
     zone: Zone | None = Field(

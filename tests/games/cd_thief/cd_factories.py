@@ -19,8 +19,11 @@ assert GAME is not None
 
 # Far corners of the hotel where parked pieces disturb nobody (standable floor squares).
 PARK = {
-    "scott": [19, 2], "socal_mike": [18, 2], "uk_mike": [19, 3],
-    "carl": [18, 4], "itg": [1, 1],
+    "scott": [19, 2],
+    "socal_mike": [18, 2],
+    "uk_mike": [19, 3],
+    "carl": [18, 4],
+    "itg": [1, 1],
 }
 
 
@@ -65,7 +68,11 @@ def parked(state: dict[str, Any], first: int = 0) -> dict[str, Any]:
     state["carl"] = {"pos": list(PARK["carl"]), "dustpan": None}
     state["itg"] = list(PARK["itg"])
     state["turn"] = {
-        "seat": first, "number": 1, "phase": "roll", "dice": None, "targets": [],
+        "seat": first,
+        "number": 1,
+        "phase": "roll",
+        "dice": None,
+        "targets": [],
         "battled": [],
     }
     return state
@@ -79,8 +86,13 @@ def put(state: dict[str, Any], seat: int, xy: list[int] | None, **changes: Any) 
 
 def turn(state: dict[str, Any], seat: int, phase: str = "roll", **extra: Any) -> None:
     state["turn"] = {
-        "seat": seat, "number": state["turn"].get("number", 1), "phase": phase, "dice": None,
-        "targets": [], "battled": [], **extra,
+        "seat": seat,
+        "number": state["turn"].get("number", 1),
+        "phase": phase,
+        "dice": None,
+        "targets": [],
+        "battled": [],
+        **extra,
     }
 
 

@@ -269,8 +269,9 @@ def test_carl_is_not_placed_in_front_of_a_door_when_another_square_is_free():
     state, _ = roll_to(state, 0, (1, 1))
     after, _ = act(state, 0, {"type": "move", "to": [4, 6]}, *battle(2, 2))  # onto the door
     assert after["carl"]["pos"] == [5, 5]
-    for kind, square in zip(("key", "pass", "zapper", "studson"),
-                            ([5, 5], [3, 5], [3, 7], [5, 7]), strict=True):
+    for kind, square in zip(
+        ("key", "pass", "zapper", "studson"), ([5, 5], [3, 5], [3, 7], [5, 7]), strict=True
+    ):
         state["items"][f"green-{kind}"] = square
     after, _ = act(state, 0, {"type": "move", "to": [4, 6]}, *battle(2, 2))
     assert after["carl"]["pos"] == [4, 5]  # no other adjacent square is free: N first

@@ -86,7 +86,10 @@ def test_doors_and_entrance_are_where_the_rulings_say():
     assert terrain((4, 6)) == "C" and terrain((16, 6)) == "U" and terrain((4, 9)) == "P"
     assert [x for x in range(WIDTH) if terrain((x, 14)) == "E"] == [8, 9, 10]
     assert LANDMARKS == {
-        "casino_door": (4, 6), "museum_door": (16, 6), "vip_door": (4, 9), "lobby": (10, 12),
+        "casino_door": (4, 6),
+        "museum_door": (16, 6),
+        "vip_door": (4, 9),
+        "lobby": (10, 12),
     }
 
 
@@ -94,8 +97,22 @@ def test_markers_agree_with_the_item_table():
     """3(d) item table and fixed pieces: the map's markers and items.json say the same."""
     by_symbol = Counter(MARKERS.values())
     assert by_symbol == Counter(
-        {"k": 4, "p": 4, "z": 4, "s": 4, "$": 1, "I": 1, "J": 1, "1": 1, "2": 1, "3": 1,
-         "R": 1, "G": 1, "Y": 1, "B": 1}
+        {
+            "k": 4,
+            "p": 4,
+            "z": 4,
+            "s": 4,
+            "$": 1,
+            "I": 1,
+            "J": 1,
+            "1": 1,
+            "2": 1,
+            "3": 1,
+            "R": 1,
+            "G": 1,
+            "Y": 1,
+            "B": 1,
+        }
     )
     symbol = {"key": "k", "pass": "p", "zapper": "z", "studson": "s"}
     for colour in COLOURS:
@@ -106,9 +123,10 @@ def test_markers_agree_with_the_item_table():
     assert MARKERS[ITG_HOME] == "I" and ITG_HOME == (5, 3)
     assert MARKERS[CARL_HOME] == "J" and CARL_HOME == (17, 3)
     assert PODCASTER_HOMES == {"scott": (10, 4), "socal_mike": (17, 11), "uk_mike": (3, 8)}
-    assert {PODCASTER_HOMES[p]: s for p, s in
-            zip(("scott", "socal_mike", "uk_mike"), "123", strict=True)} == {
-        sq: MARKERS[sq] for sq in PODCASTER_HOMES.values()}
+    assert {
+        PODCASTER_HOMES[p]: s
+        for p, s in zip(("scott", "socal_mike", "uk_mike"), "123", strict=True)
+    } == {sq: MARKERS[sq] for sq in PODCASTER_HOMES.values()}
 
 
 def test_item_table_matches_the_rulings():
@@ -173,6 +191,7 @@ def test_every_route_piece_is_reachable_for_its_colour():
     data change shows up, and the difference is reported to the lead. Ruling D11's wider
     entrance (amended 2026-11-24) shortens only Blue's walk in, by 2 steps (from (11,15) she
     no longer goes round to (9,15)): 82-87 and 100-107."""
+
     def distance(a, goal):
         seen, frontier, steps = {a}, [a], 0
         while frontier:
@@ -204,17 +223,44 @@ def test_deck_has_fifty_cards_as_listed():
     43-47)."""
     assert sorted(CARDS) == list(range(1, 51))
     assert sorted(n for n, c in CARDS.items() if c["carl"]) == [
-        1, 5, 7, 11, 13, 17, 19, 28, 42, 43, 44, 45, 46, 47
+        1,
+        5,
+        7,
+        11,
+        13,
+        17,
+        19,
+        28,
+        42,
+        43,
+        44,
+        45,
+        46,
+        47,
     ]
     titles = Counter(c["title"] for c in CARDS.values())
-    assert titles == Counter({
-        "Mic Check": 3, "Autograph Hunt": 3, "Looking for Listeners": 3,
-        "That One, in the Hat!": 3, "Sweeping the Tables": 1, "Exhibit Tour": 1,
-        "Velvet Rope": 1, "Back to the Booth": 3, "Roundtable Shuffle": 3, "Breaking News": 3,
-        "Door Duty": 3, "Wrong Room": 3, "Espresso Rush": 3, "Double Act": 3,
-        "Listener Spotted!": 2, "Guarding the Stash": 3, "Recording Session": 1,
-        "Coffee Break": 8,
-    })
+    assert titles == Counter(
+        {
+            "Mic Check": 3,
+            "Autograph Hunt": 3,
+            "Looking for Listeners": 3,
+            "That One, in the Hat!": 3,
+            "Sweeping the Tables": 1,
+            "Exhibit Tour": 1,
+            "Velvet Rope": 1,
+            "Back to the Booth": 3,
+            "Roundtable Shuffle": 3,
+            "Breaking News": 3,
+            "Door Duty": 3,
+            "Wrong Room": 3,
+            "Espresso Rush": 3,
+            "Double Act": 3,
+            "Listener Spotted!": 2,
+            "Guarding the Stash": 3,
+            "Recording Session": 1,
+            "Coffee Break": 8,
+        }
+    )
 
 
 @pytest.mark.parametrize(
@@ -241,6 +287,7 @@ def test_deck_has_fifty_cards_as_listed():
 )
 def test_card_effects_match_the_table(number, effects):
     """3(d) Event deck table, card by card (a sample of every kind)."""
+
     def short(effect):
         kind = effect["kind"]
         if kind in ("chase", "hunt"):

@@ -213,7 +213,7 @@ def test_no_view_ever_shows_the_deck_order():
             for viewer in (None, 0, 1, 2):
                 view = GAME.view(state, viewer)
                 text = json.dumps(view)
-                assert "deck\"" not in text.replace("deck_count", "")
+                assert 'deck"' not in text.replace("deck_count", "")
                 if len(state["deck"]) > 2:  # two cards could read as a square
                     assert json.dumps(state["deck"]) not in text
                 card_objects = list(cards_in(view))
@@ -249,6 +249,17 @@ def test_view_is_json_with_the_map_and_pieces():
     the deck count, the last card, the turn (with highlighted targets) and Frantic Mode."""
     view = GAME.view(fresh(2), 0)
     assert len(view["map"]) == 17 and all(len(row) == 21 for row in view["map"])
-    assert set(view) >= {"thieves", "items", "podcasters", "carl", "itg", "deck_count",
-                         "last_card", "turn", "frantic", "difficult", "outcome"}
+    assert set(view) >= {
+        "thieves",
+        "items",
+        "podcasters",
+        "carl",
+        "itg",
+        "deck_count",
+        "last_card",
+        "turn",
+        "frantic",
+        "difficult",
+        "outcome",
+    }
     json.dumps(view)

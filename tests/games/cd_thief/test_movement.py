@@ -31,8 +31,9 @@ def test_roll_is_two_dice_and_lists_the_end_squares():
     assert events[0]["type"] == "roll" and events[0]["dice"] == [3, 4]
     assert events[0]["total"] == 7
     assert after["turn"]["phase"] == "move" and after["turn"]["dice"] == [3, 4]
-    assert GAME.legal_moves(after, 0) == [{"type": "move", "to": t} for t in
-                                          after["turn"]["targets"]]
+    assert GAME.legal_moves(after, 0) == [
+        {"type": "move", "to": t} for t in after["turn"]["targets"]
+    ]
     assert targets(after) == walker_targets(state, 0, 7)
 
 
@@ -41,8 +42,7 @@ def test_end_squares_are_at_distance_with_the_parity_of_the_roll():
     (exact N orthogonal steps, back and forth allowed)."""
     state = corridor_state()
     ends = walker_targets(state, 0, 2)
-    assert ends == {(10, 7), (8, 7), (12, 7), (9, 8), (11, 8), (10, 9), (10, 5),
-                    (9, 6), (11, 6)}
+    assert ends == {(10, 7), (8, 7), (12, 7), (9, 8), (11, 8), (10, 9), (10, 5), (9, 6), (11, 6)}
     odd = walker_targets(state, 0, 3)
     assert (10, 7) not in odd and (13, 7) in odd and (10, 8) in odd
 
@@ -308,6 +308,7 @@ def test_every_offered_end_square_has_a_place_name_in_the_view():
     rolled, _ = roll_to(state, 0, (6, 6))
     turn = GAME.view(rolled, 0)["turn"]
     assert len(turn["target_places"]) == len(turn["targets"]) > 0
-    assert all(isinstance(place, str) and place.startswith("the ")
-               for place in turn["target_places"])
+    assert all(
+        isinstance(place, str) and place.startswith("the ") for place in turn["target_places"]
+    )
     assert GAME.view(state, 0)["turn"]["target_places"] == []

@@ -46,7 +46,11 @@ def test_podcasters_move_diagonally_through_walls_and_back_up_off_them():
     NE (4,7), NE (5,6) wall, E (6,6) wall, E (7,6) wall -> back to (4,7)."""
     state = outside_state()
     assert king_walk((3, 8), {(16, 6)}, 4, lambda s: False, lambda s: True) == [
-        (3, 8), (4, 7), (5, 6), (6, 6), (7, 6)
+        (3, 8),
+        (4, 7),
+        (5, 6),
+        (6, 6),
+        (7, 6),
     ]
     events = effect(state, "patrol", "uk_mike", place="museum_door", steps=4)
     assert path_of(events, "uk_mike") == [(3, 8), (4, 7)]
@@ -105,8 +109,15 @@ def test_chase_goes_to_a_square_next_to_the_closest_thief():
     state = outside_state()
     put(state, 0, [10, 12])  # the Lobby, 8 rows below Scott
     events = effect(state, "chase", "scott", steps=6)
-    assert path_of(events, "scott") == [(10, 4), (10, 5), (10, 6), (10, 7), (10, 8),
-                                         (10, 9), (10, 10)]
+    assert path_of(events, "scott") == [
+        (10, 4),
+        (10, 5),
+        (10, 6),
+        (10, 7),
+        (10, 8),
+        (10, 9),
+        (10, 10),
+    ]
     state = outside_state()
     put(state, 0, [10, 12])
     effect(state, "chase", "scott", steps=12)
@@ -215,5 +226,7 @@ def test_several_podcasters_move_in_the_order_listed():
     state, _ = roll_to(state, 0, (1, 1))
     _after, events = act(state, 0, {"type": "move", "to": [10, 10]})
     assert [e["podcaster"] for e in events if e["type"] == "podcaster"] == [
-        "scott", "socal_mike", "uk_mike"
+        "scott",
+        "socal_mike",
+        "uk_mike",
     ]

@@ -87,8 +87,17 @@ def table(
     state["pizza"] = 0
     state["order"] = list(range(players))
     state["order_index"] = 0
-    state["turn"] = {"seat": 0, "step": "start", "free": False, "favorite": False, "spot": None,
-                     "challenger": None, "queue": [], "scores": {}, "high_score": False}
+    state["turn"] = {
+        "seat": 0,
+        "step": "start",
+        "free": False,
+        "favorite": False,
+        "spot": None,
+        "challenger": None,
+        "queue": [],
+        "scores": {},
+        "high_score": False,
+    }
     state["tournaments_queued"] = 0
     return state
 

@@ -34,8 +34,17 @@ def test_each_genre_has_12_cards_using_each_skill_pair_twice():
 def test_every_games_card_has_the_fields_the_rules_read():
     """H4: 3 icons (2 different skills + 1 genre); H6: chart and High Score; difficulty 1-3."""
     for card in GAMES_CARDS.values():
-        assert set(card) >= {"id", "name", "tier", "genre", "skills", "difficulty", "mode",
-                             "chart", "high_score"}
+        assert set(card) >= {
+            "id",
+            "name",
+            "tier",
+            "genre",
+            "skills",
+            "difficulty",
+            "mode",
+            "chart",
+            "high_score",
+        }
         assert len(set(card["skills"])) == 2
         assert card["difficulty"] in (1, 2, 3)
         assert card["mode"] in (None, "versus", "coop")
@@ -79,9 +88,10 @@ def test_there_are_44_power_cards_in_19_kinds_with_the_listed_copies_and_keys():
 
 def test_every_power_card_kind_is_implemented():
     """Issue item 1: every Power card kind has rules code behind it."""
-    source = "\n".join(
-        Path(m.__file__).read_text() for m in (plays_module,)
-    ) + (Path(content.__file__).parent / "flow.py").read_text()
+    source = (
+        "\n".join(Path(m.__file__).read_text() for m in (plays_module,))
+        + (Path(content.__file__).parent / "flow.py").read_text()
+    )
     source += (Path(content.__file__).parent / "decks.py").read_text()
     for kind in POWER_KINDS:
         assert f'"{kind}"' in source, f"{kind} has no rule"

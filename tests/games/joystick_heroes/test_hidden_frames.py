@@ -54,9 +54,7 @@ async def test_no_frame_carries_another_seats_cards(server: LiveServer) -> None:
                     start = len(viewer.raw)
                     await viewer.recv()
                     for raw in viewer.raw[start:]:
-                        frames_at.setdefault(viewer.version, []).append(
-                            (viewer.state["you"], raw)
-                        )
+                        frames_at.setdefault(viewer.version, []).append((viewer.state["you"], raw))
             hands[target] = [hand_ids(v) for v in seats]
 
     assert len(hands) > 50

@@ -78,9 +78,11 @@ def test_a_drawn_card_is_named_only_to_its_drawer():
     events = []
     draw_power_card(state, 0, Dice("h", 1), events)
     assert [GAME.redact_event(e, 1) for e in events if GAME.redact_event(e, 1)] == [
-        {"type": "draw", "seat": 0, "text": "Red draws a Power card."}]
-    assert any(e.get("card") == card_of("turbo") for e in events
-               if GAME.redact_event(e, 0) is not None)
+        {"type": "draw", "seat": 0, "text": "Red draws a Power card."}
+    ]
+    assert any(
+        e.get("card") == card_of("turbo") for e in events if GAME.redact_event(e, 0) is not None
+    )
 
 
 def test_the_game_declares_its_secrets():

@@ -292,6 +292,7 @@ def test_the_hearts_extra_die_counts_only_for_its_level():
 # --- Instant ----------------------------------------------------------------------------------
 def _deck(state, *kinds):
     from jh_factories import card_of
+
     state["power_deck"] = [card_of(k) for k in kinds]
 
 
@@ -304,7 +305,8 @@ def test_all_play_tournament_is_revealed_queued_and_replaced():
     draw_power_card(state, 0, Dice("t", 1), events)
     assert state["tournaments_queued"] == 1
     assert [c[0] for c in state["players"][0]["hand"]] == ["P"] and len(
-        state["players"][0]["hand"]) == 1
+        state["players"][0]["hand"]
+    ) == 1
     assert "Red draws an All-Play Tournament!" in texts(events)
 
 
@@ -336,6 +338,7 @@ def test_on_the_button_means_the_slice_is_not_passed_on():
     state = table(3)
     state["pizza"], state["pizza_claimed"] = 2, True
     from app.games.joystick_heroes.flow import new_round
+
     new_round(state, Dice("n", 1), [])
     assert state["pizza"] == 2 and state["order"] == [2, 0, 1]
     state["pizza_claimed"] = False
@@ -349,8 +352,9 @@ def test_reaction_cards_are_not_played_on_your_own_turn(kind):
     state = table(2)
     (card,) = give(state, 0, kind)
     state = rolled(at_highway_hop(state), 0, 0, 0)
-    assert not any(m.get("card") == card and m["type"] == "play_card"
-                   for m in GAME.legal_moves(state, 0))
+    assert not any(
+        m.get("card") == card and m["type"] == "play_card" for m in GAME.legal_moves(state, 0)
+    )
 
 
 def test_discard_at_will_during_play():
@@ -409,8 +413,9 @@ def test_out_of_order_is_not_played_in_a_tournament():
     state, _ = act(state, 0, DONE)
     state, _ = act(state, 1, DONE, Scripted())
     assert state["play"]["context"] == "tournament"
-    assert not any(m.get("card") == card for m in GAME.legal_moves(state, 0)
-                   if m["type"] == "play_card")
+    assert not any(
+        m.get("card") == card for m in GAME.legal_moves(state, 0) if m["type"] == "play_card"
+    )
 
 
 def test_a_sign_put_up_during_a_versus_challenge_outlasts_the_challengers_slot():

@@ -192,6 +192,7 @@ def test_a_tournament_tie_is_replayed_among_the_tied():
 def test_skip_tournaments_option_just_replaces_the_card():
     """H11: "Lobby option: skip tournaments (rulebook allows it): the card is just replaced"."""
     from app.games.joystick_heroes.decks import draw_power_card
+
     state = table(2, options={"skip_tournaments": True})
     state["power_deck"] = [card_of("all_play_tournament"), card_of("turbo")]
     events = []
@@ -258,8 +259,10 @@ def test_the_fewest_prizes_make_the_joystick_zero():
     finish_game(state, Dice("f", 1), events)
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.details["joystick_zero"] == [1]
-    assert outcome.reason == "Red is the new Joystick Hero, with the most Prizes! Blue is the " \
+    assert (
+        outcome.reason == "Red is the new Joystick Hero, with the most Prizes! Blue is the "
         "Joystick Zero."
+    )
 
 
 def test_a_full_tie_is_settled_by_a_sudden_death_tournament():
@@ -393,9 +396,14 @@ def test_on_the_button_at_setup_is_followed_and_replaced():
     H12: "that player starts round 1 (if two players draw it at setup, the later one keeps the
     slice)"."""
     from app.games.joystick_heroes.decks import draw_power_card
+
     state = table(3)
-    state["power_deck"] = [card_of("on_the_button"), card_of("turbo"),
-                           card_of("on_the_button", 1), card_of("coupon")]
+    state["power_deck"] = [
+        card_of("on_the_button"),
+        card_of("turbo"),
+        card_of("on_the_button", 1),
+        card_of("coupon"),
+    ]
     draw_power_card(state, 1, Scripted(), [], at_setup=True)
     draw_power_card(state, 2, Scripted(), [], at_setup=True)
     assert state["pizza"] == 2
@@ -405,6 +413,7 @@ def test_on_the_button_at_setup_is_followed_and_replaced():
 def test_an_empty_power_deck_is_reshuffled_from_the_discards():
     """H13: "Deck empty: reshuffle discards"."""
     from app.games.joystick_heroes.decks import draw_power_card
+
     state = table(2)
     state["power_deck"], state["power_discard"] = [], [card_of("turbo")]
     events = []

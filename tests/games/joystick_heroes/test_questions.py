@@ -67,8 +67,7 @@ def test_versus_both_play_and_the_top_scorer_takes_two_tickets():
     state, events = act(state, 1, {"type": "done"})
     assert state["players"][0]["tickets"] == 1 + 2
     assert state["players"][1]["tickets"] == 0
-    assert "Versus: Red has the top score (600 to 300) and takes 2 extra tickets." in texts(
-        events)
+    assert "Versus: Red has the top score (600 to 300) and takes 2 extra tickets." in texts(events)
     assert state["arcade"][2]["plays"] == 2
     assert state["phase"] == "powerup"  # Blue's turn was the challenge
 

@@ -38,8 +38,7 @@ def _rolled(holder: int, players: int = 4, other_kind: str = "coupon"):
 
 
 def _public(state, seat):
-    return (sorted(GAME.active_seats(state)), GAME.view(state, seat),
-            GAME.decision_seconds(state))
+    return (sorted(GAME.active_seats(state)), GAME.view(state, seat), GAME.decision_seconds(state))
 
 
 def test_every_seat_that_could_hold_tilt_is_asked_alike():
@@ -168,6 +167,7 @@ def test_reaction_questions_have_a_shorter_clock():
 def test_ticket_thief_is_asked_of_every_possible_holder_alike():
     """Ticket Thief "When another player collects tickets": the same question to every other
     seat with a card; the thief takes up to 2 when all have answered."""
+
     def collected(holder: int):
         state = table(3)
         give(state, 1, "ticket_thief" if holder == 1 else "coupon")

@@ -31,11 +31,20 @@ def test_a_hero_starts_with_one_cube_per_skill_and_two_chosen_genres():
     state = GAME.setup(2, GAME.parse_options({}), Dice("b", 0))
     assert state["phase"] == "setup" and GAME.active_seats(state) == {0, 1}
     assert len(GAME.legal_moves(state, 0)) == 6  # the 6 pairs of genres
-    state, events = act(state, 0, {"type": "choose_genres", "genres": ["classic", "scifi"]},
-                        Dice("b", 1))
+    state, events = act(
+        state, 0, {"type": "choose_genres", "genres": ["classic", "scifi"]}, Dice("b", 1)
+    )
     cubes = state["players"][0]["cubes"]
-    assert cubes == {"joystick": 1, "driving": 1, "buttons": 1, "shooting": 1,
-                     "adventure": 0, "classic": 1, "scifi": 1, "sports": 0}
+    assert cubes == {
+        "joystick": 1,
+        "driving": 1,
+        "buttons": 1,
+        "shooting": 1,
+        "adventure": 0,
+        "classic": 1,
+        "scifi": 1,
+        "sports": 0,
+    }
     assert "Red likes Classic and Sci-fi." in texts(events)
 
 
@@ -46,6 +55,7 @@ def test_a_hero_starts_with_10_tokens_and_3_power_cards():
         assert p["tokens"] == 10 and len(p["hand"]) == 3 and p["tickets"] == 0
     instants = {"on_the_button", "all_play_tournament"}
     from app.games.joystick_heroes.content import kind_of
+
     assert not any(kind_of(c) in instants for p in state["players"] for c in p["hand"])
 
 
@@ -54,9 +64,12 @@ def test_play_starts_with_the_pizza_slice_when_all_have_chosen():
     state = GAME.setup(3, GAME.parse_options({}), Dice("d", 0))
     pizza = state["pizza"]
     for seat in range(3):
-        state, events = act(state, seat, {"type": "choose_genres", "genres": ["adventure",
-                                                                            "sports"]},
-                            Dice("d", seat + 1))
+        state, events = act(
+            state,
+            seat,
+            {"type": "choose_genres", "genres": ["adventure", "sports"]},
+            Dice("d", seat + 1),
+        )
     assert state["phase"] == "play"
     assert state["order"] == [pizza, (pizza + 1) % 3, (pizza + 2) % 3]
     assert GAME.active_seats(state) == {pizza}
@@ -66,7 +79,12 @@ def test_the_first_move_may_go_to_any_card():
     """H8: "(first turn: any spot)"."""
     state = table(2)
     assert [m["spot"] for m in GAME.legal_moves(state, 0) if m["type"] == "move_to"] == [
-        0, 1, 2, 3, 4]
+        0,
+        1,
+        2,
+        3,
+        4,
+    ]
 
 
 def test_moving_pays_a_token_and_an_occupied_or_own_spot_is_refused():
@@ -95,6 +113,7 @@ def test_no_free_spot_skips_the_turn_and_keeps_the_token():
     state["turn"] = None
     state["order_index"] = 0
     from app.games.joystick_heroes.flow import next_turn
+
     events = []
     next_turn(state, Dice("z", 1), events)
     assert "Blue finds no free game and skips this turn, keeping the token." in texts(events)
@@ -108,6 +127,7 @@ def test_players_without_tokens_skip_play():
     state["players"][1]["tokens"] = 0
     state["turn"] = None
     from app.games.joystick_heroes.flow import next_turn
+
     events = []
     next_turn(state, Dice("z", 1), events)
     assert "Blue has no tokens left and skips this round." in texts(events)
@@ -152,8 +172,14 @@ def test_zero_dice_still_rolls_the_game_die_and_a_score_is_never_below_zero():
 
 @pytest.mark.parametrize(
     ("game_face", "dice", "score"),
-    [("+100", [100, 200, 0], 400), ("+200", [100, 200, 0], 500), ("-100", [100, 200, 0], 200),
-     ("bomb", [100, 300, 200], 300), ("key", [100, 200, 0], 300), ("heart", [100, 200, 0], 300)],
+    [
+        ("+100", [100, 200, 0], 400),
+        ("+200", [100, 200, 0], 500),
+        ("-100", [100, 200, 0], 200),
+        ("bomb", [100, 300, 200], 300),
+        ("key", [100, 200, 0], 300),
+        ("heart", [100, 200, 0], 300),
+    ],
 )
 def test_game_die_faces_change_the_score(game_face, dice, score):
     """H5: +100/+200/-100 add; Bomb subtracts the highest Scoring die; Key and Heart add

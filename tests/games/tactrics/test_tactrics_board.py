@@ -97,8 +97,16 @@ def test_slot_orientation_alternates_as_drawn() -> None:
 def test_slot_adjacency_examples_from_the_rulings() -> None:
     """4(d): "two slots are adjacent when their triangles share a side ... Examples: A1-A2,
     A1-B2, C6-B5, C6-C5, C6-C7, D6-D5, D6-D7, D6-E5"."""
-    for a, b in [("A1", "A2"), ("A1", "B2"), ("C6", "B5"), ("C6", "C5"), ("C6", "C7"),
-                 ("D6", "D5"), ("D6", "D7"), ("D6", "E5")]:
+    for a, b in [
+        ("A1", "A2"),
+        ("A1", "B2"),
+        ("C6", "B5"),
+        ("C6", "C5"),
+        ("C6", "C7"),
+        ("D6", "D5"),
+        ("D6", "D7"),
+        ("D6", "E5"),
+    ]:
         assert b in SLOT_NEIGHBOURS[a] and a in SLOT_NEIGHBOURS[b]
     assert set(SLOT_NEIGHBOURS["A1"]) == {"A2", "B2"}
     assert set(SLOT_NEIGHBOURS["C6"]) == {"B5", "C5", "C7"}

@@ -25,8 +25,13 @@ def test_four_cats_setup() -> None:
     start with two cats. The mouse stays on A4 (4(d)) and moves first."""
     state = fresh(CAT_MOUSE, 2)
     assert G.rules_version == "2" and state["setup"] == "2"
-    assert state["routers"] == {"A4": "red", "E2": "black", "E4": "black", "E6": "black",
-                                "E8": "black"}
+    assert state["routers"] == {
+        "A4": "red",
+        "E2": "black",
+        "E4": "black",
+        "E6": "black",
+        "E8": "black",
+    }
     assert [t for t in TOWERS if cats_on(state, t) >= 2] == ["T51", "T52", "T53"]
     assert G.active_seats(state) == frozenset({0})
 
@@ -37,7 +42,12 @@ def test_five_cats_setup() -> None:
     state = fresh(CAT_MOUSE, 2, cats=5)
     assert state["routers"]["E5"] == "black"
     assert sorted(t for t in TOWERS if cats_on(state, t) >= 2) == [
-        "T42", "T43", "T51", "T52", "T53"]
+        "T42",
+        "T43",
+        "T51",
+        "T52",
+        "T53",
+    ]
 
 
 @pytest.mark.parametrize("cats", [4, 5])
@@ -47,11 +57,18 @@ def test_a_match_of_rules_1_keeps_the_squares_of_4d(cats: int) -> None:
     cats)", "5-cat scenario adds E5"."""
     state = G.begin(2, G.parse_options({"cats": cats}), dice(0), "1")
     fives = {"E5": "black"} if cats == 5 else {}
-    assert state["routers"] == {"A4": "red", "D3": "black", "D9": "black", "E4": "black",
-                                "E6": "black", **fives}
+    assert state["routers"] == {
+        "A4": "red",
+        "D3": "black",
+        "D9": "black",
+        "E4": "black",
+        "E6": "black",
+        **fives,
+    }
     assert "setup" not in state
     assert G.begin(2, G.parse_options({"cats": cats}), dice(0), "2") == fresh(
-        CAT_MOUSE, 2, cats=cats)
+        CAT_MOUSE, 2, cats=cats
+    )
 
 
 @pytest.mark.parametrize("rules_version", ["1", "2"])
@@ -195,7 +212,6 @@ def test_the_last_rotation_is_the_one_standing_at_the_confirm() -> None:
     "the exact reverse ... of the mouse's last rotation": the last one the mouse kept, not
     one it took back with undo before confirming."""
     state = fresh(CAT_MOUSE, 2)
-    state, _ = act(CAT_MOUSE, state, 0, rotate("T12", "ccw"), rotate("T13", "cw"), UNDO,
-                   CONFIRM)
+    state, _ = act(CAT_MOUSE, state, 0, rotate("T12", "ccw"), rotate("T13", "cw"), UNDO, CONFIRM)
     assert state["mouse_last"] == ["T12", "ccw"]
     assert G.view(state, 1)["mouse_last"] == ["T12", "ccw"]

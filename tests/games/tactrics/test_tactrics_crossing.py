@@ -37,8 +37,17 @@ def colours(state):
         (3, [("T11", "T53"), ("T51", "T13"), ("T35", "T31")]),
         (4, [("T11", "T53"), ("T31", "T35"), ("T53", "T11"), ("T35", "T31")]),
         (5, [("T11", "T53"), ("T31", "T35"), ("T51", "T13"), ("T53", "T11"), ("T35", "T31")]),
-        (6, [("T11", "T53"), ("T31", "T35"), ("T51", "T13"), ("T53", "T11"), ("T35", "T31"),
-             ("T13", "T51")]),
+        (
+            6,
+            [
+                ("T11", "T53"),
+                ("T31", "T35"),
+                ("T51", "T13"),
+                ("T53", "T11"),
+                ("T35", "T31"),
+                ("T13", "T51"),
+            ],
+        ),
     ],
 )
 def test_start_and_goal_layouts(players, layout) -> None:
@@ -63,7 +72,7 @@ def test_teams_for_four_and_six_players() -> None:
     six = fresh(CROSSING, 6, teams=True)
     assert [p["team"] for p in six["players"]] == [0, 0, 1, 1, 2, 2]
     assert colours(six) == ["green", "blue", "orange", "yellow", "grey", "black"]
-    pairs = {tuple(colours(six)[i:i + 2]) for i in (0, 2, 4)}
+    pairs = {tuple(colours(six)[i : i + 2]) for i in (0, 2, 4)}
     assert pairs == {("green", "blue"), ("orange", "yellow"), ("grey", "black")}
 
 
@@ -115,9 +124,21 @@ def test_line_variant_start_and_goal() -> None:
     state = fresh(CROSSING, 2, line=True)
     red, blue = colours(state)
     assert sorted(s for s, c in state["routers"].items() if c == red) == [
-        "A1", "A2", "A3", "A5", "A6", "A7"]
+        "A1",
+        "A2",
+        "A3",
+        "A5",
+        "A6",
+        "A7",
+    ]
     assert sorted(s for s, c in state["routers"].items() if c == blue) == [
-        "F1", "F2", "F3", "F5", "F6", "F7"]
+        "F1",
+        "F2",
+        "F3",
+        "F5",
+        "F6",
+        "F7",
+    ]
     assert state["players"][0]["goal"] == list(EDGES["N"])
     assert state["players"][1]["goal"] == list(EDGES["S"])
 
@@ -373,8 +394,16 @@ def test_several_finished_at_once_the_active_player_wins() -> None:
 def test_a_finish_made_by_another_player_wins_for_the_finished_one() -> None:
     """V5: "otherwise the first finished player after her in turn order": Red turns T21
     (C3 C4 B3 B2 B1 C2) clockwise, which carries Blue's last two routers into T11."""
-    routers = {"B4": "blue", "A3": "blue", "A2": "blue", "A1": "blue", "B3": "blue",
-               "C4": "blue", "C3": "red", "C2": "red"}
+    routers = {
+        "B4": "blue",
+        "A3": "blue",
+        "A2": "blue",
+        "A1": "blue",
+        "B3": "blue",
+        "C4": "blue",
+        "C3": "red",
+        "C2": "red",
+    }
     state = position(CROSSING, routers=routers, seat=0)
     state, _ = act(CROSSING, state, 0, rotate("T21", "cw"))
     assert G.outcome(state).winners == (1,)

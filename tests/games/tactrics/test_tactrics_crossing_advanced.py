@@ -64,13 +64,13 @@ def test_claim_needs_a_controller_and_an_absolute_majority() -> None:
 def test_no_claim_on_a_tie_or_without_a_controller_there() -> None:
     """V7: a tie is not an absolute majority; the controller must stand on one of the
     tower's slots ("a controller present on one of your routers surrounding the tower")."""
-    tie = position(ADVANCED, routers={T22[0]: "red", T22[2]: "blue", **FAR},
-                   controllers={T22[0]: 0})
+    tie = position(
+        ADVANCED, routers={T22[0]: "red", T22[2]: "blue", **FAR}, controllers={T22[0]: 0}
+    )
     assert not [m for m in G.legal_moves(tie, 0) if m["type"] == "claim" and m["tower"] == "T22"]
     with pytest.raises(IllegalMove, match="more routers"):
         G.apply(tie, 0, claim("T22", T22[0]), dice())
-    away = position(ADVANCED, routers={T22[0]: "red", T22[1]: "red", **FAR},
-                    controllers={"F1": 0})
+    away = position(ADVANCED, routers={T22[0]: "red", T22[1]: "red", **FAR}, controllers={"F1": 0})
     assert not [m for m in G.legal_moves(away, 0) if m["type"] == "claim" and m["tower"] == "T22"]
 
 
@@ -90,8 +90,9 @@ def test_capture_puts_the_opponents_controller_on_her_router_of_the_captors_choi
 def test_captured_controller_without_a_free_router_goes_to_the_reserve() -> None:
     """V7: "(if none exists, it goes back to the opponent's reserve)"."""
     routers = {T22[0]: "red", T22[1]: "red", T22[2]: "blue", "F1": "red"}
-    state = position(ADVANCED, routers=routers, controllers={T22[0]: 0, T22[2]: 1},
-                     claims={"T22": 1})
+    state = position(
+        ADVANCED, routers=routers, controllers={T22[0]: 0, T22[2]: 1}, claims={"T22": 1}
+    )
     assert claim("T22", T22[0]) in G.legal_moves(state, 0)
     state, _ = act(ADVANCED, state, 0, claim("T22", T22[0]))
     assert state["reserve"] == [0, 1]
@@ -105,8 +106,9 @@ def test_claimed_tower_only_the_claimant_may_turn() -> None:
     assert rotate("T22") not in G.legal_moves(blue, 1)
     with pytest.raises(IllegalMove, match="claimed by Red"):
         G.apply(blue, 1, rotate("T22"), dice())
-    red = position(ADVANCED, routers={T22[0]: "red", T22[2]: "blue", **FAR},
-                   claims={"T22": 0}, seat=0)
+    red = position(
+        ADVANCED, routers={T22[0]: "red", T22[2]: "blue", **FAR}, claims={"T22": 0}, seat=0
+    )
     assert rotate("T22") in G.legal_moves(red, 0)
 
 
@@ -122,13 +124,17 @@ def test_minority_rule_turns_an_opponents_claimed_tower_for_one_controller() -> 
     by one of your opponents ... When you are both in a minority position as well as on a
     claimed tower, it will still only cost you one controller"; V6."""
     routers = {T22[0]: "red", T22[2]: "blue", T22[3]: "blue", **FAR}
-    state = position(ADVANCED, routers=routers, claims={"T22": 1}, seat=0,
-                     minority_rotation=True)
+    state = position(ADVANCED, routers=routers, claims={"T22": 1}, seat=0, minority_rotation=True)
     assert rotate("T22", reserve=True) in G.legal_moves(state, 0)
     state, _ = act(ADVANCED, state, 0, rotate("T22", reserve=True))
     assert state["reserve"] == [1, 2]
-    majority = position(ADVANCED, routers={T22[0]: "red", T22[1]: "red", **FAR},
-                        claims={"T22": 1}, seat=0, minority_rotation=True)
+    majority = position(
+        ADVANCED,
+        routers={T22[0]: "red", T22[1]: "red", **FAR},
+        claims={"T22": 1},
+        seat=0,
+        minority_rotation=True,
+    )
     assert rotate("T22", reserve=True) in G.legal_moves(majority, 0)
     assert rotate("T22") not in G.legal_moves(majority, 0)
 

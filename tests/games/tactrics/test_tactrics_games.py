@@ -28,8 +28,10 @@ from app.games.tactrics.board import EDGES
 def test_player_counts() -> None:
     """V10: "Crossing and Crossing Advanced: 2-6 players ... Cat & Mouse: 2 players.
     Solitary: 1"."""
-    ranges = {g: (game(g).min_players, game(g).max_players)
-              for g in (CROSSING, ADVANCED, CAT_MOUSE, SOLITARY)}
+    ranges = {
+        g: (game(g).min_players, game(g).max_players)
+        for g in (CROSSING, ADVANCED, CAT_MOUSE, SOLITARY)
+    }
     assert ranges == {CROSSING: (2, 6), ADVANCED: (2, 6), CAT_MOUSE: (2, 2), SOLITARY: (1, 1)}
 
 
@@ -43,8 +45,7 @@ def test_lobby_options() -> None:
         assert set(props) == {"minority_rotation", "teams", "routers", "line"}
         assert (props["routers"]["minimum"], props["routers"]["maximum"]) == (3, 7)
         defaults = game(g).parse_options({}).model_dump()
-        assert defaults == {"minority_rotation": False, "teams": False, "routers": 6,
-                            "line": False}
+        assert defaults == {"minority_rotation": False, "teams": False, "routers": 6, "line": False}
     assert set(game(CAT_MOUSE).options_schema()["properties"]) == {"cats"}
     assert game(CAT_MOUSE).parse_options({}).model_dump() == {"cats": 4}
     assert set(game(SOLITARY).options_schema()["properties"]) == {"scenario", "colours"}
@@ -87,11 +88,24 @@ def test_line_variant_finish_on_the_far_row() -> None:
     """V5: "Goal area = ... (line variant) the 7 slots of the target edge row"; 4(d): "goal =
     any 6 of F1-F7". Red has five routers on row F and one on E6; T52 (F4 F5 E6 E5 E4 F3)
     anticlockwise moves E6 -> F5, F5 -> F4, F4 -> F3 and the empty F3 -> E4: six on row F."""
-    routers = {"F1": "red", "F2": "red", "F4": "red", "F6": "red", "F7": "red", "E6": "red",
-               "A4": "blue"}
+    routers = {
+        "F1": "red",
+        "F2": "red",
+        "F4": "red",
+        "F6": "red",
+        "F7": "red",
+        "E6": "red",
+        "A4": "blue",
+    }
     state = position(CROSSING, routers=routers, line=True)
     assert state["players"][0]["goal"] == list(EDGES["N"])
     state, _ = act(CROSSING, state, 0, rotate("T52", "ccw"))
     assert sorted(s for s, c in state["routers"].items() if c == "red") == [
-        "F1", "F2", "F3", "F5", "F6", "F7"]
+        "F1",
+        "F2",
+        "F3",
+        "F5",
+        "F6",
+        "F7",
+    ]
     assert game(CROSSING).outcome(state).winners == (0,)

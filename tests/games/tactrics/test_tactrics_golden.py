@@ -43,19 +43,28 @@ def playthrough(game_id: str) -> dict[str, Any]:
         if chooser.random() < 0.1:
             move = chooser.choice(legal)
         else:
+
             def score(
-                m: dict[str, Any], state: dict[str, Any] = state, seat: int = seat,
+                m: dict[str, Any],
+                state: dict[str, Any] = state,
+                seat: int = seat,
                 number: int = number,
             ) -> float:
                 after, _ = g.apply(state, seat, m, Dice("golden", number))
                 return g.playout_score(after, seat) or 0.0
+
             move = max(legal, key=lambda m: (score(m), chooser.random()))
         state, events = g.apply(state, seat, move, Dice("golden", number))
         log.append({"seat": seat, "move": move, "events": [e["text"] for e in events]})
     outcome = g.outcome(state)
     assert outcome is not None
-    return {"game": game_id, "players": players, "options": options, "moves": log,
-            "outcome": outcome.to_json()}
+    return {
+        "game": game_id,
+        "players": players,
+        "options": options,
+        "moves": log,
+        "outcome": outcome.to_json(),
+    }
 
 
 @pytest.mark.parametrize("game_id", list(CASES))

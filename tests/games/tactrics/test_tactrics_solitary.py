@@ -125,13 +125,16 @@ def test_view_counts_rotations_and_routers_home() -> None:
     assert view["record_key"] == "split-3"
 
 
-@pytest.mark.parametrize(("options", "refused"), [
-    ({"scenario": "clustered", "colours": 6}, True),
-    ({"scenario": "clustered", "colours": 2}, True),
-    ({"scenario": "clustered", "colours": 3}, False),
-    ({"scenario": "split", "colours": 6}, False),
-    ({"scenario": "split", "colours": 1}, False),
-])
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        ({"scenario": "clustered", "colours": 6}, True),
+        ({"scenario": "clustered", "colours": 2}, True),
+        ({"scenario": "clustered", "colours": 3}, False),
+        ({"scenario": "split", "colours": 6}, False),
+        ({"scenario": "split", "colours": 1}, False),
+    ],
+)
 def test_clustered_is_played_with_three_colours(options, refused) -> None:
     """4(d) Solitary scenarios: "Clustered: 3 colours on alternate inner-ring towers around
     the centre"; split takes "up to 6 colours". The lobby refuses a clustered start with

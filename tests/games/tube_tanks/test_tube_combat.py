@@ -119,8 +119,9 @@ def test_core_targets_are_enemy_units_only():
 
 def test_target_anything_adds_empty_floor_and_walls_but_not_pools_gaps_or_own_units():
     """K5 with Target Anything: "also any board cell (empty floor or wall)"."""
-    state = build(rules={**CORE, "target_anything": True}, walls=("D5",), pools=("C6",),
-                  gaps=("F9",))
+    state = build(
+        rules={**CORE, "target_anything": True}, walls=("D5",), pools=("C6",), gaps=("F9",)
+    )
     targets = {m["target"] for m in GAME.legal_moves(state, 0) if m["type"] == "fire"}
     assert {"K15", "D5", "A2", "O14"} <= targets
     assert not {"C6", "F9", "E1", "H1", "K1"} & targets
@@ -130,8 +131,9 @@ def test_target_anything_adds_empty_floor_and_walls_but_not_pools_gaps_or_own_un
 def test_hit_below_1_hit_point_destroys_and_removes_the_tank():
     """Core rules: "If the damage disc goes below 1 the unit is destroyed and removed from the
     game"; K13 default: removed."""
-    state = build(rules=CORE, green=("H5", "A1", "B1"), orange=("H10", "O15", "N15"),
-                  hp={("orange", 1): 2})
+    state = build(
+        rules=CORE, green=("H5", "A1", "B1"), orange=("H10", "O15", "N15"), hp={("orange", 1): 2}
+    )
     state, events = play(state, fire("H10"), dice=ScriptedDice(3, 3, 3, 3, 3))
     orange1 = tank_entry(state, "orange", 1)
     assert orange1["destroyed"] and orange1["cell"] is None
@@ -140,8 +142,12 @@ def test_hit_below_1_hit_point_destroys_and_removes_the_tank():
 
 def test_wrecks_option_keeps_the_destroyed_tank_as_an_obstacle():
     """K13: option "wrecks": destroyed units stay as obstacles (K2: not enterable)."""
-    state = build(rules={**CORE, "wrecks": True}, green=("H8", "A1", "B1"),
-                  orange=("H10", "O15", "N15"), hp={("orange", 1): 1})
+    state = build(
+        rules={**CORE, "wrecks": True},
+        green=("H8", "A1", "B1"),
+        orange=("H10", "O15", "N15"),
+        hp={("orange", 1): 1},
+    )
     state, _ = play(state, fire("H10"), dice=ScriptedDice(2, 2))
     assert tank_entry(state, "orange", 1)["cell"] == "H10"
     state, _ = play(state, step("H9"))
@@ -153,8 +159,9 @@ def test_wrecks_option_keeps_the_destroyed_tank_as_an_obstacle():
 def test_destroying_the_last_enemy_wins():
     """Core rules: "If, at the end of your turn, all enemy units have been destroyed then
     you've won the battle"; K8: nothing can change in between, so it ends at once."""
-    state = build(rules=CORE, green=("H5", "A1", "B1"), orange=("H10", None, None),
-                  hp={("orange", 1): 1})
+    state = build(
+        rules=CORE, green=("H5", "A1", "B1"), orange=("H10", None, None), hp={("orange", 1): 1}
+    )
     state, events = play(state, fire("H10"), dice=ScriptedDice(2, 2, 2, 2, 2))
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (0,)

@@ -141,8 +141,15 @@ def test_activation_order_1_2_3_per_player():
         tank = state["tanks"][state["turn"]["tank"]]
         order.append((tank["side"], tank["number"]))
         state, _ = play(state, END)
-    assert order == [("green", 1), ("orange", 1), ("green", 2), ("orange", 2), ("green", 3),
-                     ("orange", 3), ("green", 1)]
+    assert order == [
+        ("green", 1),
+        ("orange", 1),
+        ("green", 2),
+        ("orange", 2),
+        ("green", 3),
+        ("orange", 3),
+        ("green", 1),
+    ]
 
 
 def test_a_destroyed_tanks_slot_takes_an_empty_turn():

@@ -114,8 +114,9 @@ def custom(**changes):
 def test_custom_zone_needs_agreement_and_sets_up_from_the_zone():
     """Rulebook setup: "The distribution of the terrain tiles, walls, and tanks must be agreed
     upon by both players" (custom zone, accepted by the other player in the lobby)."""
-    options = GAME.parse_options(custom(walls=["A5"], pools=["B5"], gaps=["C5"],
-                                        green=["A1", "B1", "C1"]))
+    options = GAME.parse_options(
+        custom(walls=["A5"], pools=["B5"], gaps=["C5"], green=["A1", "B1", "C1"])
+    )
     assert GAME.options_need_agreement(options)
     state = GAME.setup(2, options, Dice("custom", 0))
     assert state["walls"] == ["A5"] and state["pools"] == ["B5"] and state["gaps"] == ["C5"]
@@ -151,8 +152,9 @@ def test_custom_without_zone_starts_from_setup_a_and_a_preset_drops_the_zone():
 def test_mission_1_adds_a_pool_on_h8_and_needs_it_free():
     """K14: "Mission 1 adds a third Energy Pool on H8 (free in both setups below)"."""
     for letter in ("A", "B"):
-        state = GAME.setup(2, GAME.parse_options({"setup": letter, "mission_1": True}),
-                           Dice("m1", 0))
+        state = GAME.setup(
+            2, GAME.parse_options({"setup": letter, "mission_1": True}), Dice("m1", 0)
+        )
         assert "H8" in state["pools"] and len(state["pools"]) == 3
     with pytest.raises(ValidationError):
         GAME.parse_options({**custom(walls=["H8"]), "mission_1": True})
@@ -183,8 +185,9 @@ def test_mission_1_streak_breaks_when_the_unit_does_something_else():
 def test_mission_2_reaching_the_enemy_home_row_wins():
     """K14 / Mission 2: "any unit of yours ends a move on the enemy home row" (K1: orange's
     home is row 15)."""
-    state = build(rules={**CORE, "mission_2": True}, green=("H13", "A1", "B1"),
-                  orange=("A15", "B15", "C15"))
+    state = build(
+        rules={**CORE, "mission_2": True}, green=("H13", "A1", "B1"), orange=("A15", "B15", "C15")
+    )
     state, _ = play(state, step("H14"))
     assert GAME.outcome(state) is None
     state, _ = play(state, step("H15"))
@@ -205,8 +208,9 @@ def test_mission_3_five_destroyed_walls_win():
 def test_missions_combine_with_the_normal_victory():
     """K14: "any one achieved wins, in addition to the normal victory"."""
     rules = {**CORE, "mission_2": True, "mission_3": True}
-    state = build(rules=rules, green=("H5", "A1", "B1"), orange=("H9", None, None),
-                  hp={("orange", 1): 1})
+    state = build(
+        rules=rules, green=("H5", "A1", "B1"), orange=("H9", None, None), hp={("orange", 1): 1}
+    )
     state, _ = play(state, fire("H9"), dice=ScriptedDice(2, 2, 2, 2))
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (0,)
@@ -236,8 +240,10 @@ def test_mission_1_without_repair_rule_repairs_only_at_the_centre_pool():
     [
         ({}, None),
         ({"wall_destruction": False}, "Wall Destruction"),
-        ({"target_anything": False, "collateral_damage": False, "energy_bolts": False},
-         "a way to hit walls"),
+        (
+            {"target_anything": False, "collateral_damage": False, "energy_bolts": False},
+            "a way to hit walls",
+        ),
         ({"target_anything": False, "collateral_damage": False}, None),  # bolts hit walls
     ],
 )

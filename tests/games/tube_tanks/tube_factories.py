@@ -22,8 +22,16 @@ assert isinstance(GAME, TubeTanks)
 CORE = {
     flag: False
     for flag in (
-        "collateral_damage", "floor_destruction", "wall_destruction", "blast", "stun",
-        "triangulation", "energy_bolts", "target_anything", "repair", "collision",
+        "collateral_damage",
+        "floor_destruction",
+        "wall_destruction",
+        "blast",
+        "stun",
+        "triangulation",
+        "energy_bolts",
+        "target_anything",
+        "repair",
+        "collision",
     )
 }
 
@@ -66,8 +74,15 @@ def build(
     for (side, number), points in (hp or {}).items():
         tank_entry(state, side, number)["hp"] = points
     state["active"][seat] = tank - 1
-    state["turn"] = {"seat": seat, "tank": seat * 3 + tank - 1, "number": 1, "mp": 0,
-                     "steady": False, "fired": False, "rammed": False}
+    state["turn"] = {
+        "seat": seat,
+        "tank": seat * 3 + tank - 1,
+        "number": 1,
+        "mp": 0,
+        "steady": False,
+        "fired": False,
+        "rammed": False,
+    }
     return state
 
 
