@@ -39,7 +39,7 @@ PACES = ("live", "turn-based")
 
 
 def pace_of(match: Match) -> str:
-    """ "turn-based" when the match's time per move is one of TURN_BASED_TIMERS, else "live"."""
+    """The pace: "turn-based" when the time per move is one of TURN_BASED_TIMERS, else "live"."""
     return "turn-based" if match.turn_timer in TURN_BASED_TIMERS else "live"
 
 

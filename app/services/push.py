@@ -465,7 +465,7 @@ class PushNotifier:
                     self._dropped, self._dropped_told_at = 0, now
 
     def invited(self, match_id: str, game_title: str, host: str, player_ids: list[str]) -> None:
-        """ "<host> invited you" to each friend invited to the lobby `match_id`."""
+        """The notice "<host> invited you" to each friend invited to the lobby `match_id`."""
         self.tell(
             [
                 Notice(

@@ -64,9 +64,9 @@ def test_play_again_with_a_friend_who_joins_from_her_invitations(
 
 
 def test_play_again_with_several_friends_at_one_table(new_page: Any, live_server: str) -> None:
-    """ "Play again with them" (issue 18, item 5): Ada ticks both friends of a three-player
-    match and opens one table for the three of them; each friend finds the invitation. The
-    pick is a tap target, and the choice survives the list's refresh."""
+    """The button "Play again with them" (issue 18, item 5): Ada ticks both friends of a
+    three-player match and opens one table for the three of them; each friend finds the
+    invitation. The pick is a tap target, and the choice survives the list's refresh."""
     _match_id, (ada, bea, cid) = api_match(live_server, "c64-maze", names=("Ada", "Bea", "Cid"))
     page = new_page(width=PHONE["width"], height=PHONE["height"], player=ada)
     page.goto("/")

@@ -185,7 +185,7 @@ class Crossing(TurnGame):
 
     # --- permission (V3, V6, V7) ----------------------------------------------------------------
     def rotation_kind(self, state: State, seat: int, tower: str) -> str | None:
-        """ "normal", "reserve" (the minority rule, V6) or None: how `seat` may turn `tower`."""
+        """How `seat` may turn `tower`: "normal", "reserve" (the minority rule, V6) or None."""
         counts = colour_counts(state, tower)
         mine = counts.get(player_colour(state, seat), 0)
         if mine == 0:
