@@ -38,7 +38,7 @@ def corrected(document: dict[str, Any], app: FastAPI) -> dict[str, Any]:
         (method.lower(), route.path_format)
         for route in _api_routes(app.routes)
         if not _requires_token(route.dependant)
-        for method in route.methods
+        for method in route.methods or ()
     }
     for path, item in document.get("paths", {}).items():
         for method in METHODS:

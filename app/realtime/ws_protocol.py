@@ -20,7 +20,6 @@ import math
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
@@ -47,7 +46,7 @@ class SmallMessagesPlain(PerMessageDeflate):
 class StatelessDeflateFactory(ServerPerMessageDeflateFactory):
     def process_request_params(
         self, params: Any, accepted_extensions: Any
-    ) -> tuple[Any, Extension]:
+    ) -> tuple[list[tuple[str, str | None]], PerMessageDeflate]:
         response, extension = super().process_request_params(params, accepted_extensions)
         assert isinstance(extension, PerMessageDeflate)
         return response, SmallMessagesPlain(

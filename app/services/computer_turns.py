@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import multiprocessing
@@ -120,6 +121,9 @@ class ComputerTurns:
             )
         return self._pool
 
+    def _forget_pending(self, key: tuple[str, int, int], _task: asyncio.Task[None]) -> None:
+        self._pending.pop(key, None)
+
     def consider(self, live: LiveMatch) -> None:
         """Start the turn of every computer-played seat to move now, once."""
         if live.status != "active":
@@ -137,7 +141,7 @@ class ComputerTurns:
                 return
             task = asyncio.create_task(self._play(live, seat, level))
             self._pending[key] = task
-            task.add_done_callback(lambda _t, key=key: self._pending.pop(key, None))
+            task.add_done_callback(functools.partial(self._forget_pending, key))
 
     async def _play(self, live: LiveMatch, seat: int, level: str) -> None:
         loop = asyncio.get_running_loop()

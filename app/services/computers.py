@@ -440,6 +440,7 @@ async def claim_win(
         other = 1 - mine
         if match.seats[other] in facts.levels:
             raise ArcadeError("bad_request", "Your opponent is a computer player: play on.")
+        since: datetime | None
         if pace_of(match) == "turn-based":
             if live is None or not live.turn_ran_out(other, int(now.timestamp() * 1000)):
                 raise ArcadeError(

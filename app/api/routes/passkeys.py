@@ -17,6 +17,7 @@ from app.api.responses import (
     GUEST_READ,
     NOT_FOUND,
     TOO_LARGE,
+    Responses,
     merged,
 )
 from app.api.schemas import PasskeyPublic, PasskeysPublic, PlayerPublic
@@ -45,7 +46,7 @@ def _credential_body(description: str) -> dict[str, Any]:
     }
 
 
-OPTIONS_ANSWER = {
+OPTIONS_ANSWER: Responses = {
     200: {
         "content": {"application/json": {"schema": {"type": "object"}}},
         "description": "The options for the browser's navigator.credentials call, as JSON",

@@ -99,6 +99,7 @@ class Walker:
             return path
         if spare <= 0 or spare % 2:
             return path
+        back: Square | None
         if len(path) > 1:
             back = path[-2]
         else:

@@ -445,7 +445,7 @@ class JoystickHeroes(Game):
             # Everyone who could hold the card is asked alike; a seat sees only whether it
             # holds one and its own answer, never the others' answers.
             out = {k: v for k, v in question.items() if k != "answers"}
-            if seat in question["seats"]:
+            if seat is not None and seat in question["seats"]:
                 out["holding"] = holds(state, seat, REACTION_KINDS[question["kind"]])
                 out["answer"] = question["answers"].get(str(seat))
             return out

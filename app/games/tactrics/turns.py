@@ -308,7 +308,7 @@ class TurnGame(Game):
             return f"moving a controller from {move['from']} to {move['to']}"
         if kind == "take_back":
             return f"taking the controller back from {move['tower']}"
-        return MOVE_NAMES.get(kind, kind)
+        return MOVE_NAMES.get(kind, str(kind))
 
     def rotation_event(self, state: State, seat: int, move: Move) -> Event:
         return {

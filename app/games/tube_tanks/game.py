@@ -32,7 +32,7 @@ event with its face. Hidden information: none.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -60,8 +60,12 @@ TANKS_PER_SIDE = 3
 MOVE_KINDS = ("step", "ram", "stay", "fire", "repair", "end")
 
 
-def _copy(state: State) -> State:
-    copied: State = json.loads(json.dumps(state))
+JsonT = TypeVar("JsonT")
+
+
+def _copy(data: JsonT) -> JsonT:
+    """A deep copy of JSON data (a state, a list of events)."""
+    copied: JsonT = json.loads(json.dumps(data))
     return copied
 
 
