@@ -61,6 +61,17 @@ class Outcome:
             data["scores"] = {str(k): v for k, v in self.scores.items()}
         return data
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        """The outcome `to_json` stored (in the matches table, or told by another process)."""
+        scores = data.get("scores")
+        return cls(
+            winners=tuple(data.get("winners", ())),
+            reason=data.get("reason", ""),
+            scores=None if scores is None else {int(k): v for k, v in scores.items()},
+            details=data.get("details") or {},
+        )
+
 
 class Game(ABC):
     """One game's rules. Subclasses declare the metadata once and register with `@register`."""

@@ -773,13 +773,7 @@ class MatchRuntime:
         if row.status == "abandoned":
             live.end()
         elif row.status == "finished" and live.outcome is None and row.outcome:
-            live.claim(
-                Outcome(
-                    winners=tuple(row.outcome.get("winners", ())),
-                    reason=row.outcome.get("reason", ""),
-                    details=row.outcome.get("details") or {},
-                )
-            )
+            live.claim(Outcome.from_json(row.outcome))
         # The clocks began when their position was reached (or the match started), not now.
         self.arm_clock(live)
         if self.on_turn is not None:

@@ -678,15 +678,7 @@ class MatchConnection:
         runtime = self.context.runtime
         runtime.set_stand_ins(self.match_id, stand_ins_of(match.stand_ins))
         if match.status == "finished" and match.outcome and notice.get("claimed"):
-            data = match.outcome
-            await runtime.claim(
-                self.match_id,
-                Outcome(
-                    winners=tuple(data["winners"]),
-                    reason=data["reason"],
-                    details=data.get("details") or {},
-                ),
-            )
+            await runtime.claim(self.match_id, Outcome.from_json(match.outcome))
             await self._snapshot()
         frame = notice.get("frame")
         if isinstance(frame, dict):
@@ -711,15 +703,7 @@ class MatchConnection:
             if ended:
                 await runtime.end(self.match_id)
             elif match.status == "finished" and match.outcome:
-                data = match.outcome
-                await runtime.claim(
-                    self.match_id,
-                    Outcome(
-                        winners=tuple(data["winners"]),
-                        reason=data["reason"],
-                        details=data.get("details") or {},
-                    ),
-                )
+                await runtime.claim(self.match_id, Outcome.from_json(match.outcome))
                 await self._snapshot()
         await self._send_lobby(just_ended=ended)
 

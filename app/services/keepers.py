@@ -383,14 +383,7 @@ class MatchKeepers:
         if row.status == "abandoned":
             await self._runtime.end(live.id)
         elif row.status == "finished" and live.outcome is None and row.outcome:
-            await self._runtime.claim(
-                live.id,
-                Outcome(
-                    winners=tuple(row.outcome.get("winners", ())),
-                    reason=row.outcome.get("reason", ""),
-                    details=row.outcome.get("details") or {},
-                ),
-            )
+            await self._runtime.claim(live.id, Outcome.from_json(row.outcome))
         stand_ins = stand_ins_of(row.stand_ins)
         if stand_ins != live.stand_ins:
             live.stand_ins = dict(stand_ins)

@@ -303,14 +303,7 @@ async def claim_win(
         session, match_id=match_id, player=player, facts=facts, now=datetime.now(UTC), live=live
     )
     await session.commit()
-    await context.runtime.claim(
-        match_id,
-        Outcome(
-            winners=tuple(outcome["winners"]),
-            reason=outcome["reason"],
-            details=outcome["details"],
-        ),
-    )
+    await context.runtime.claim(match_id, Outcome.from_json(outcome))
     told = (match.seat_changes or [])[-1]
     await context.notify(match_id, "seats", claimed=True, frame=told)
     if live is not None and context.push is not None:
