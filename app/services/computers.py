@@ -205,6 +205,11 @@ async def mark_seen(session: AsyncSession, pairs: list[tuple[str, str]], now: da
     """(match id, player id) pairs with a socket open now, or closing now."""
     if not pairs:
         return
+    # Every writer locks the rows in (match, player) order, whatever order it was given: the
+    # heartbeat and a batch of sightings update thousands of the same seats at once (a storm
+    # of sockets closing while the heartbeat writes), and in two orders they deadlocked and
+    # PostgreSQL threw one transaction's sightings away.
+    pairs = sorted(pairs)
     # One statement run for every pair (the driver's executemany), not a statement each: the
     # heartbeat names every seated player with a socket open here, thousands on a busy
     # process, and a statement each cost more CPU than the moves in between. In runs of

@@ -5,17 +5,21 @@ of sockets opening or closing at once costs a few transactions, not one each."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.migrate import upgrade_to_head
 from app.db.models import MatchSeat
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.hub import MemoryHub
 from app.realtime.presence import Presence
 from app.services.absence import Absence
+from app.services.computers import mark_seen
 from app.timestamps import as_utc
 from tests.helpers import started_match_in_db
 
@@ -73,4 +77,61 @@ async def test_a_sighting_is_written_though_its_socket_stops_waiting(
         assert seen[(match_id, ada)] == NOW and seen[(match_id, bob)] == NOW
     finally:
         await absence.close()
+        await engine.dispose()
+
+
+@pytest.mark.postgres
+async def test_sightings_lock_the_seats_in_one_order_whatever_order_they_came_in(
+    postgres_url: str,
+) -> None:
+    """The heartbeat and a batch of sightings update thousands of the same seats at once (a
+    storm of sockets closing while the heartbeat writes). Taken in two orders they deadlocked,
+    and PostgreSQL threw one transaction's sightings away (seen at 5,000 matches,
+    bench/human_pace.py). mark_seen takes its seats in (match, player) order: given the two
+    seats of a match the other way round while the one that sorts last is held elsewhere, it
+    holds the first when it waits."""
+    import asyncpg
+
+    await asyncio.to_thread(upgrade_to_head, postgres_url)
+    engine = make_engine(postgres_url)
+    sessions = make_sessionmaker(engine)
+    plain_url = postgres_url.replace("+asyncpg", "")
+    lock_row = "SELECT 1 FROM match_seats WHERE match_id = $1 AND player_id = $2 FOR UPDATE"
+    async with sessions() as session:
+        match_id, players = await started_match_in_db(session)
+    first, last = sorted((match_id, player) for player in players)
+    holder = await asyncpg.connect(plain_url)
+    prober = await asyncpg.connect(plain_url)
+    writer = sessions()
+    writing = None
+    try:
+        held = holder.transaction()
+        await held.start()
+        await holder.execute(lock_row, *last)
+        writing = asyncio.create_task(mark_seen(writer, [last, first], NOW))
+        deadline = time.monotonic() + 15
+        # Asked outside any transaction: within one, pg_stat_activity is frozen.
+        while not await prober.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'"
+        ):
+            assert not writing.done(), "the sightings did not wait for the held seat"
+            assert time.monotonic() < deadline, "the sightings never waited for the held seat"
+            await asyncio.sleep(0.02)
+        async with prober.transaction():
+            with pytest.raises(asyncpg.exceptions.LockNotAvailableError):
+                await prober.execute(lock_row + " NOWAIT", *first)
+
+        await held.rollback()
+        await writing
+        await writer.commit()
+        async with sessions() as session:
+            seen = await _seen_at(session)
+        assert seen[first] == NOW and seen[last] == NOW
+    finally:
+        await holder.close()  # lets a write still waiting go on, to be rolled back
+        if writing is not None:
+            await asyncio.gather(writing, return_exceptions=True)
+        await writer.close()
+        await prober.close()
         await engine.dispose()
