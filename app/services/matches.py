@@ -112,6 +112,15 @@ async def _write_seat_rows(
 ) -> None:
     """match_seats follows the match's seats, in the same transaction."""
     if replace:
+        # Locked in player order before the delete, which takes them in the table's order: a
+        # heartbeat or a batch of sightings (services.computers.mark_seen) may be writing the
+        # same seats right now, in player order, and two orders can deadlock.
+        await session.execute(
+            select(MatchSeat.player_id)
+            .where(MatchSeat.match_id == match_id)
+            .order_by(MatchSeat.player_id)
+            .with_for_update()
+        )
         await session.execute(delete(MatchSeat).where(MatchSeat.match_id == match_id))
     players = sorted({p for p in seats if p is not None})
     if players:
