@@ -185,6 +185,7 @@ async def test_a_table_whose_seats_change_locks_them_in_player_order(postgres_ur
 
         await _takes_the_first_seat_before_it_waits(postgres_url, engine, first, last, start)
         async with make_sessionmaker(engine)() as session:
-            assert (await session.get(Match, match.id)).status == "active"  # type: ignore[union-attr]
+            started = await session.get(Match, match.id)
+            assert started is not None and started.status == "active"
     finally:
         await engine.dispose()
